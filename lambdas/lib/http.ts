@@ -1,0 +1,112 @@
+import middy from '@middy/core';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyEventV2WithJWTAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+} from 'aws-lambda';
+import type { z } from 'zod';
+import { type ApiErrorBody, type ErrorCode, errorMessages } from '../../rules/errors';
+import { logger } from './logger';
+
+/** A failure the visitor or staff member can act on: mapped to a 4xx with a stable code. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly details: Omit<ApiErrorBody['error'], 'code' | 'message'> = {},
+    message?: string,
+  ) {
+    super(message ?? errorMessages[code]);
+    this.name = 'AppError';
+  }
+}
+
+const statusByCode: Partial<Record<ErrorCode, number>> = {
+  VALIDATION_FAILED: 400,
+  INVALID_PHONE: 400,
+  UNDER_AGE: 400,
+  CAPTCHA_FAILED: 400,
+  OTP_INVALID: 400,
+  OTP_EXPIRED: 400,
+  OTP_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  ALREADY_REGISTERED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  WHATSAPP_NOT_CONFIGURED: 502,
+  WHATSAPP_SEND_FAILED: 502,
+  WHATSAPP_INVALID_PHONE_NUMBER_ID: 502,
+  NETWORK_ERROR: 502,
+};
+
+const baseHeaders = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+};
+
+export function json(statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 {
+  return { statusCode, headers: baseHeaders, body: JSON.stringify(body) };
+}
+
+export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV2 {
+  const body: ApiErrorBody = { error: { code: error.code, message: error.message, ...error.details } };
+  const response = json(statusByCode[error.code] ?? 500, body);
+  if (error.details.retryAfterSeconds !== undefined) {
+    response.headers = { ...response.headers, 'retry-after': String(error.details.retryAfterSeconds) };
+  }
+  return response;
+}
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** Parses and validates a JSON body; any failure is a 400 with field codes, never a 500. */
+export function parseBody<T extends z.ZodType>(event: APIGatewayProxyEventV2, schema: T): z.infer<T> {
+  const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
+  let value: unknown;
+  try {
+    value = raw === '' ? {} : JSON.parse(raw);
+  } catch {
+    throw new AppError('VALIDATION_FAILED');
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of result.error.issues) {
+      const key = issue.path.join('.') || '_';
+      // A schema may name the stable code of a field error as its message.
+      fields[key] ??= /^[A-Z_]+$/.test(issue.message) ? issue.message : 'INVALID';
+    }
+    throw new AppError('VALIDATION_FAILED', { fields });
+  }
+  return result.data;
+}
+
+type Handler<E> = (event: E) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/**
+ * The one middleware chain of every HTTP handler: request-scoped logging and the
+ * mapping of errors to the API's error shape. Unknown errors are logged by name only
+ * (messages can carry input) and answered with a generic 500.
+ */
+export function httpHandler<E extends APIGatewayProxyEventV2 | APIGatewayProxyEventV2WithJWTAuthorizer>(
+  fn: Handler<E>,
+) {
+  return middy<E, APIGatewayProxyStructuredResultV2>()
+    .before((request) => {
+      logger.appendKeys({ requestId: request.event.requestContext.requestId, route: request.event.routeKey });
+    })
+    .after(() => logger.resetKeys())
+    .onError((request) => {
+      logger.resetKeys();
+      const error = request.error;
+      if (error instanceof AppError) {
+        request.response = errorResponse(error);
+        return;
+      }
+      logger.error('Unhandled error', { errorName: error?.name ?? 'unknown' });
+      request.response = errorResponse(new AppError('INTERNAL'));
+    })
+    .handler(fn);
+}

@@ -1,0 +1,33 @@
+// The HTTP API's routes, once: the CDK API construct and the local adapter both read
+// this table, so a route cannot exist in one and not the other. Plain data.
+
+export type RouteAccess = 'public' | 'staff';
+
+export interface RouteDefinition {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** API Gateway route path, with {param} placeholders. */
+  readonly path: string;
+  /** Handler module under lambdas/handlers (without extension); exports `handler`. */
+  readonly handler: string;
+  /** `staff` routes sit behind the JWT authorizer and must start with /api/admin/. */
+  readonly access: RouteAccess;
+  /** Tables the handler reads or writes: the least-privilege grants. */
+  readonly tables: readonly { table: string; access: 'read' | 'write' | 'readwrite' }[];
+}
+
+export const routes: readonly RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/api/health',
+    handler: 'health',
+    access: 'public',
+    tables: [{ table: 'applications', access: 'read' }],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/me',
+    handler: 'admin-me',
+    access: 'staff',
+    tables: [],
+  },
+];

@@ -1,0 +1,96 @@
+// The one description of every DynamoDB table: the CDK data construct and the local
+// stand-in both build their tables from it. Plain data, no CDK or SDK imports.
+
+export type KeyType = 'S' | 'N';
+
+export interface KeyDefinition {
+  readonly name: string;
+  readonly type: KeyType;
+}
+
+export interface IndexDefinition {
+  readonly indexName: string;
+  readonly partitionKey: KeyDefinition;
+  readonly sortKey?: KeyDefinition;
+}
+
+export interface TableDefinition {
+  /** Suffix of the physical name and the construct id. */
+  readonly name: string;
+  readonly partitionKey: KeyDefinition;
+  readonly sortKey?: KeyDefinition;
+  readonly indexes: readonly IndexDefinition[];
+  readonly ttlAttribute?: string;
+  readonly stream?: 'NEW_AND_OLD_IMAGES';
+  /** Environment variable through which handlers learn the table's name. */
+  readonly envVar: string;
+}
+
+const S = (name: string): KeyDefinition => ({ name, type: 'S' });
+
+/** Sort key of every listing index: ISO timestamp + id, so ties keep a stable order. */
+const submittedKey = S('submitted_sort');
+
+export const tables = {
+  /**
+   * Applications, and one uniqueness guard item per phone number (pk `PHONE#91...`),
+   * written in the same transaction as the application. Listing indexes are sparse:
+   * guard items carry none of their keys.
+   */
+  applications: {
+    name: 'applications',
+    partitionKey: S('pk'),
+    indexes: [
+      { indexName: 'by-submitted', partitionKey: S('list_pk'), sortKey: submittedKey },
+      { indexName: 'by-status', partitionKey: S('application_status'), sortKey: submittedKey },
+      { indexName: 'by-district', partitionKey: S('revenue_district'), sortKey: submittedKey },
+      { indexName: 'by-district-status', partitionKey: S('district_status'), sortKey: submittedKey },
+      { indexName: 'by-phone', partitionKey: S('phone_number') },
+    ],
+    stream: 'NEW_AND_OLD_IMAGES',
+    envVar: 'TABLE_APPLICATIONS',
+  },
+  /** One OTP record per number (pk = 91-prefixed number); only a keyed hash of the code. */
+  otps: {
+    name: 'otps',
+    partitionKey: S('pk'),
+    indexes: [],
+    ttlAttribute: 'ttl',
+    envVar: 'TABLE_OTPS',
+  },
+  /** Fixed-window counters for rate limits. */
+  rateLimits: {
+    name: 'rate-limits',
+    partitionKey: S('pk'),
+    indexes: [],
+    ttlAttribute: 'ttl',
+    envVar: 'TABLE_RATE_LIMITS',
+  },
+  /** Report rollups kept by the applications stream consumer. */
+  rollups: {
+    name: 'rollups',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [],
+    envVar: 'TABLE_ROLLUPS',
+  },
+  /** Audit trail: status changes, erasures, exports. pk = subject, sk = time#id. */
+  audit: {
+    name: 'audit',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [],
+    envVar: 'TABLE_AUDIT',
+  },
+  /** Powertools idempotency records (its default key and expiry attribute names). */
+  idempotency: {
+    name: 'idempotency',
+    partitionKey: S('id'),
+    indexes: [],
+    ttlAttribute: 'expiration',
+    envVar: 'TABLE_IDEMPOTENCY',
+  },
+} as const satisfies Record<string, TableDefinition>;
+
+export type TableKey = keyof typeof tables;
+export const allTables: readonly TableDefinition[] = Object.values(tables);

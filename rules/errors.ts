@@ -1,0 +1,41 @@
+// Stable error codes: the server answers { error: { code, message } } and the SPA
+// translates by code. The English messages are the spec's error catalogue.
+export const errorMessages = {
+  VALIDATION_FAILED: 'Some details are missing or not valid. Please check the form.',
+  INVALID_PHONE: 'Please enter a valid 10-digit phone number',
+  ALREADY_REGISTERED: 'You have already registered with this phone number.',
+  CAPTCHA_FAILED: 'reCAPTCHA validation failed. Please try again.',
+  RATE_LIMITED: 'Too many attempts. Please try again later.',
+  OTP_NOT_FOUND: 'OTP not found. Please request a new OTP.',
+  OTP_EXPIRED: 'OTP has expired. Please request a new one.',
+  OTP_INVALID: 'Invalid OTP. Please try again.',
+  OTP_STORE_FAILED: 'Failed to store OTP',
+  WHATSAPP_NOT_CONFIGURED: 'WhatsApp API credentials not configured. Please contact the administrator.',
+  WHATSAPP_SEND_FAILED: 'Failed to send WhatsApp OTP',
+  WHATSAPP_INVALID_PHONE_NUMBER_ID:
+    'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.',
+  NETWORK_ERROR: 'Network error. Please try again.',
+  VERIFICATION_FAILED: 'Verification failed. Please try again.',
+  UNDER_AGE: 'You must be at least 18 years old to apply.',
+  SUBMIT_FAILED: 'An error occurred while submitting your application. Please try again.',
+  UNAUTHORIZED: 'Please sign in.',
+  FORBIDDEN: 'You do not have permission to do this.',
+  NOT_FOUND: 'Not found.',
+  PAYLOAD_TOO_LARGE: 'The request is too large.',
+  INTERNAL: 'Something went wrong. Please try again.',
+} as const;
+
+export type ErrorCode = keyof typeof errorMessages;
+
+export interface ApiErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** Field name -> error code, for form errors shown next to their field. */
+    fields?: Record<string, string>;
+    /** Seconds until a limited request may be tried again. */
+    retryAfterSeconds?: number;
+    /** Guesses left for the current code. */
+    attemptsLeft?: number;
+  };
+}

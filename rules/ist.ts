@@ -1,0 +1,45 @@
+// Asia/Kolkata is UTC+05:30 all year (no daylight saving), so plain arithmetic is exact.
+const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+
+export interface CalendarDate {
+  readonly year: number;
+  readonly month: number; // 1-12
+  readonly day: number;
+}
+
+/** The calendar day in IST at the given instant. */
+export function istDate(at: Date): CalendarDate {
+  const shifted = new Date(at.getTime() + IST_OFFSET_MS);
+  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
+}
+
+/** 'YYYY-MM-DD' of the IST day at the given instant. */
+export function istDay(at: Date): string {
+  return formatDate(istDate(at));
+}
+
+export function formatDate(d: CalendarDate): string {
+  return `${String(d.year).padStart(4, '0')}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+}
+
+/** Parses a strict 'YYYY-MM-DD' that names a real calendar day. */
+export function parseDate(value: string): CalendarDate | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) {
+    return undefined;
+  }
+  return { year, month, day };
+}
+
+/** First instant of an IST day ('YYYY-MM-DD'), as a Date. */
+export function istStartOfDay(day: CalendarDate): Date {
+  return new Date(Date.UTC(day.year, day.month - 1, day.day) - IST_OFFSET_MS);
+}
+
+/** Last millisecond of an IST day (23:59:59.999 IST). */
+export function istEndOfDay(day: CalendarDate): Date {
+  return new Date(istStartOfDay(day).getTime() + 24 * 60 * 60 * 1000 - 1);
+}
