@@ -1,0 +1,98 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hasHorizontalOverflow, launchChromium, screenshot, viewports } from '../support/browser';
+
+// The product as a newcomer first sees it after `npm start`: the public page with its
+// language switch and a live health line that went through every layer, and the staff
+// sign-in screen.
+const appUrl = inject('appUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+async function openPage(viewport: keyof typeof viewports, language?: 'en' | 'ta'): Promise<{ page: Page; context: BrowserContext }> {
+  const context = await browser.newContext({ viewport: viewports[viewport] });
+  if (language) {
+    await context.addInitScript((lang) => {
+      if (!localStorage.getItem('app_language')) localStorage.setItem('app_language', lang);
+    }, language);
+  }
+  return { page: await context.newPage(), context };
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+}
+
+describe('local stand-ins', () => {
+  it('serves an empty outbox and no webhook deliveries on a fresh start', async () => {
+    expect(await (await fetch(`${appUrl}/dev/outbox.json`)).json()).toEqual([]);
+    expect(await (await fetch(`${appUrl}/dev/webhooks.json`)).json()).toEqual([]);
+  });
+
+  it('serves the runtime configuration the SPA starts from', async () => {
+    const config = (await (await fetch(`${appUrl}/config.json`)).json()) as Record<string, unknown>;
+    expect(config).toMatchObject({ stage: 'local', apiBasePath: '/api', captcha: { scriptUrl: '/dev/captcha.js' } });
+  });
+});
+
+describe('public page', () => {
+  it('shows the service as online through the API, DynamoDB included', async () => {
+    const { page, context } = await openPage('phone');
+    await page.goto(appUrl);
+    await expect.poll(() => page.getByTestId('health-status').getAttribute('data-state')).toBe('ok');
+    await context.close();
+  });
+
+  it('switches between English and Tamil and keeps the choice across a reload', async () => {
+    const { page, context } = await openPage('phone');
+    await page.goto(appUrl);
+    await page.getByRole('button', { name: 'தமிழ்' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ta');
+    expect(await page.evaluate(() => localStorage.getItem('app_language'))).toBe('ta');
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ta');
+    expect(await page.getByRole('button', { name: 'தமிழ்' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'English' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.evaluate(() => localStorage.getItem('app_language'))).toBe('en');
+    await context.close();
+  });
+
+  for (const language of ['en', 'ta'] as const) {
+    for (const viewport of ['phone', 'desktop'] as const) {
+      it(`fits a ${viewport} screen in ${language} with no serious accessibility problem`, async () => {
+        const { page, context } = await openPage(viewport, language);
+        await page.goto(appUrl);
+        await expect.poll(() => page.getByTestId('health-status').getAttribute('data-state')).toBe('ok');
+        await screenshot(page, `public-${language}-${viewport}`);
+        expect(await hasHorizontalOverflow(page)).toBe(false);
+        expect(await seriousViolations(page)).toEqual([]);
+        await context.close();
+      });
+    }
+  }
+});
+
+describe('staff area', () => {
+  for (const language of ['en', 'ta'] as const) {
+    for (const viewport of ['phone', 'desktop'] as const) {
+      it(`shows the sign-in screen at /admin (${language}, ${viewport})`, async () => {
+        const { page, context } = await openPage(viewport, language);
+        await page.goto(`${appUrl}/admin`);
+        await page.locator('input[type="email"]').waitFor();
+        expect(await page.locator('input[type="password"]').count()).toBe(1);
+        expect(await page.locator('button[type="submit"]').count()).toBe(1);
+        await screenshot(page, `admin-login-${language}-${viewport}`);
+        expect(await hasHorizontalOverflow(page)).toBe(false);
+        expect(await seriousViolations(page)).toEqual([]);
+        await context.close();
+      });
+    }
+  }
+});
