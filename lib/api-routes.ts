@@ -13,6 +13,10 @@ export interface RouteDefinition {
   readonly access: RouteAccess;
   /** Tables the handler reads or writes: the least-privilege grants. */
   readonly tables: readonly { table: string; access: 'read' | 'write' | 'readwrite' }[];
+  /** Reads the stage's secrets (provider credentials and keys) at cold start. */
+  readonly secrets?: boolean;
+  /** Sends to the outbound queue. */
+  readonly sendsOutbound?: boolean;
 }
 
 export const routes: readonly RouteDefinition[] = [
@@ -22,6 +26,38 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'health',
     access: 'public',
     tables: [{ table: 'applications', access: 'read' }],
+  },
+  {
+    method: 'POST',
+    path: '/api/otp/request',
+    handler: 'otp-request',
+    access: 'public',
+    tables: [
+      { table: 'applications', access: 'read' },
+      { table: 'rateLimits', access: 'readwrite' },
+      { table: 'otps', access: 'readwrite' },
+    ],
+    secrets: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/otp/verify',
+    handler: 'otp-verify',
+    access: 'public',
+    tables: [{ table: 'otps', access: 'readwrite' }],
+    secrets: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications',
+    handler: 'applications-submit',
+    access: 'public',
+    tables: [
+      { table: 'applications', access: 'write' },
+      { table: 'otps', access: 'write' },
+    ],
+    secrets: true,
+    sendsOutbound: true,
   },
   {
     method: 'GET',

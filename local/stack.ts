@@ -12,12 +12,13 @@ import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from '
 import type { LocalConfig } from './config';
 import { localSecrets } from './config';
 import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, type TableNames } from './dynamodb';
+import { readJson } from './http-util';
 import { renderOutbox } from './outbox-page';
 import { freePort } from './ports';
-import { createLocalQueue } from './queue';
+import { createLocalQueue, type LocalQueue } from './queue';
 import { startStreamPoller } from './stream-poller';
-import { startWebhookSink } from './webhook-sink';
-import { startWhatsAppSandbox } from './whatsapp-sandbox';
+import { startWebhookSink, type WebhookSink } from './webhook-sink';
+import { startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
 
 export interface LocalStack {
   readonly appUrl: string;
@@ -29,6 +30,10 @@ export interface LocalStack {
   readonly whatsAppUrl: string;
   readonly webhookSinkUrl: string;
   readonly admin: { readonly email: string; readonly password: string };
+  /** The stand-ins themselves, for tests in the same process. */
+  readonly whatsApp: WhatsAppSandbox;
+  readonly sink: WebhookSink;
+  readonly outbound: LocalQueue;
   stop(): Promise<void>;
 }
 
@@ -159,7 +164,15 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       },
     };
 
-    const dev = (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
+    const dev = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
+      if (req.method === 'POST' && url.pathname === '/dev/clock') {
+        // Moves the handlers' clock (lambdas/lib/clock.ts) so a code can expire in a test.
+        const body = (await readJson(req)) as { ok: boolean; value?: { offsetMs?: unknown } };
+        const offset = body.ok ? Number(body.value?.offsetMs ?? 0) : NaN;
+        if (!Number.isFinite(offset)) return send(res, 400, 'application/json', '{"message":"offsetMs must be a number"}');
+        process.env.LOCAL_CLOCK_OFFSET_MS = String(offset);
+        return send(res, 200, 'application/json', JSON.stringify({ offsetMs: offset }));
+      }
       if (req.method !== 'GET') return false;
       switch (url.pathname) {
         case '/config.json':
@@ -213,6 +226,9 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       whatsAppUrl: whatsApp.url,
       webhookSinkUrl: sink.url,
       admin,
+      whatsApp,
+      sink,
+      outbound,
       stop: stopAll,
     };
   } catch (error) {

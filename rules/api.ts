@@ -16,5 +16,6 @@ export const apiErrorSchema = z.object({
     fields: z.record(z.string(), z.string()).optional(),
     retryAfterSeconds: z.number().optional(),
     attemptsLeft: z.number().optional(),
+    providerCode: z.number().optional(),
   }),
 });

@@ -9,6 +9,7 @@ export const errorMessages = {
   OTP_NOT_FOUND: 'OTP not found. Please request a new OTP.',
   OTP_EXPIRED: 'OTP has expired. Please request a new one.',
   OTP_INVALID: 'Invalid OTP. Please try again.',
+  OTP_TOO_MANY_ATTEMPTS: 'Too many wrong attempts. Please request a new OTP.',
   OTP_STORE_FAILED: 'Failed to store OTP',
   WHATSAPP_NOT_CONFIGURED: 'WhatsApp API credentials not configured. Please contact the administrator.',
   WHATSAPP_SEND_FAILED: 'Failed to send WhatsApp OTP',
@@ -16,6 +17,7 @@ export const errorMessages = {
     'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.',
   NETWORK_ERROR: 'Network error. Please try again.',
   VERIFICATION_FAILED: 'Verification failed. Please try again.',
+  VERIFICATION_REQUIRED: 'Your verification has expired. Please verify your phone number again.',
   UNDER_AGE: 'You must be at least 18 years old to apply.',
   SUBMIT_FAILED: 'An error occurred while submitting your application. Please try again.',
   UNAUTHORIZED: 'Please sign in.',
@@ -37,5 +39,7 @@ export interface ApiErrorBody {
     retryAfterSeconds?: number;
     /** Guesses left for the current code. */
     attemptsLeft?: number;
+    /** The WhatsApp provider's error code, when it refused a send. */
+    providerCode?: number;
   };
 }

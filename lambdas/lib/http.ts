@@ -27,6 +27,8 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   CAPTCHA_FAILED: 400,
   OTP_INVALID: 400,
   OTP_EXPIRED: 400,
+  OTP_TOO_MANY_ATTEMPTS: 400,
+  VERIFICATION_REQUIRED: 401,
   OTP_NOT_FOUND: 404,
   NOT_FOUND: 404,
   ALREADY_REGISTERED: 409,
@@ -71,16 +73,18 @@ export function parseBody<T extends z.ZodType>(event: APIGatewayProxyEventV2, sc
     throw new AppError('VALIDATION_FAILED');
   }
   const result = schema.safeParse(value);
-  if (!result.success) {
-    const fields: Record<string, string> = {};
-    for (const issue of result.error.issues) {
-      const key = issue.path.join('.') || '_';
-      // A schema may name the stable code of a field error as its message.
-      fields[key] ??= /^[A-Z_]+$/.test(issue.message) ? issue.message : 'INVALID';
-    }
-    throw new AppError('VALIDATION_FAILED', { fields });
-  }
+  if (!result.success) throw new AppError('VALIDATION_FAILED', { fields: fieldCodes(result.error.issues) });
   return result.data;
+}
+
+/** Field path -> stable code. Schemas name the code of a field error as its message. */
+export function fieldCodes(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path.join('.') || '_';
+    fields[key] ??= /^[A-Z_]+$/.test(issue.message) ? issue.message : 'INVALID';
+  }
+  return fields;
 }
 
 type Handler<E> = (event: E) => Promise<APIGatewayProxyStructuredResultV2>;

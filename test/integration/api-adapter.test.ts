@@ -47,7 +47,7 @@ describe('health route', () => {
     });
     const result = await handler({ requestContext: { requestId: 'r1' }, routeKey: 'GET /api/health' } as never, {} as never);
     expect(result.statusCode).toBe(500);
-    expect(JSON.parse(result.body ?? '')).toEqual({ error: { code: 'INTERNAL', message: expect.any(String) } });
+    expect(JSON.parse(result.body ?? '') as unknown).toEqual({ error: { code: 'INTERNAL', message: expect.any(String) as unknown } });
     expect(result.body).not.toMatch(/no-such-table|ResourceNotFound/);
   });
 });

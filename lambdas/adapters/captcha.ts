@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+// reCAPTCHA v3, checked on the server: success, the expected action, a score at or
+// above the stage's threshold, and (when configured) the expected hostname.
+export interface CaptchaVerifier {
+  verify(token: string, remoteIp?: string): Promise<boolean>;
+}
+
+const siteverifySchema = z.object({
+  success: z.boolean(),
+  score: z.number().optional(),
+  action: z.string().optional(),
+  hostname: z.string().optional(),
+});
+
+export function makeRecaptchaVerifier(options: {
+  verifyUrl: string;
+  secret: () => Promise<string>;
+  action: string;
+  minScore: number;
+  hostnames: readonly string[];
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch;
+}): CaptchaVerifier {
+  const fetchImpl = options.fetchImpl ?? fetch;
+  return {
+    async verify(token, remoteIp) {
+      const secret = await options.secret();
+      if (!secret) return false;
+      const form = new URLSearchParams({ secret, response: token, ...(remoteIp && { remoteip: remoteIp }) });
+      try {
+        const response = await fetchImpl(options.verifyUrl, {
+          method: 'POST',
+          body: form,
+          signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+        });
+        const result = siteverifySchema.safeParse(await response.json());
+        if (!result.success) return false;
+        const { success, score, action, hostname } = result.data;
+        return (
+          success &&
+          action === options.action &&
+          (score ?? 0) >= options.minScore &&
+          (options.hostnames.length === 0 || (hostname !== undefined && options.hostnames.includes(hostname)))
+        );
+      } catch {
+        // An unreachable verifier refuses: a captcha that cannot be checked is not passed.
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+
+// One OTP record per number (pk = the 91-prefixed number): storing a new code replaces
+// any older one. Only a keyed hash of the code is stored. `ttl` lets DynamoDB remove
+// the record; expiry is also checked on every read, since TTL deletion can lag.
+const recordSchema = z.object({
+  pk: z.string(),
+  code_hash: z.string(),
+  expires_at: z.number(),
+  attempts: z.number(),
+  created_at: z.string(),
+});
+export type OtpRecord = z.infer<typeof recordSchema>;
+
+export type AttemptResult = { kind: 'counted'; record: OtpRecord } | { kind: 'not-found' } | { kind: 'exhausted'; record: OtpRecord };
+
+export interface OtpStore {
+  save(phone: string, codeHash: string, now: Date, ttlSeconds: number): Promise<void>;
+  /** Counts one guess atomically before the code is compared, so no guess goes uncounted. */
+  takeAttempt(phone: string, maxAttempts: number): Promise<AttemptResult>;
+  /** Deletes the record if it still holds this code (a newer code is left alone). */
+  remove(phone: string, codeHash: string): Promise<void>;
+}
+
+export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): OtpStore {
+  return {
+    async save(phone, codeHash, now, ttlSeconds) {
+      const expiresAt = now.getTime() + ttlSeconds * 1000;
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            pk: phone,
+            code_hash: codeHash,
+            expires_at: expiresAt,
+            attempts: 0,
+            created_at: now.toISOString(),
+            ttl: Math.ceil(expiresAt / 1000) + 60,
+          },
+        }),
+      );
+    },
+    async takeAttempt(phone, maxAttempts) {
+      try {
+        const result = await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: phone },
+            UpdateExpression: 'SET attempts = attempts + :one',
+            ConditionExpression: 'attribute_exists(pk) AND attempts < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': maxAttempts },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return { kind: 'counted', record: recordSchema.parse(result.Attributes) };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        const old = recordSchema.safeParse(error.Item ? unmarshallLoose(error.Item) : undefined);
+        return old.success ? { kind: 'exhausted', record: old.data } : { kind: 'not-found' };
+      }
+    },
+    async remove(phone, codeHash) {
+      try {
+        await db.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: { pk: phone },
+            ConditionExpression: 'code_hash = :hash',
+            ExpressionAttributeValues: { ':hash': codeHash },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    },
+  };
+}
+
+/** ConditionalCheckFailedException.Item is in AttributeValue form. */
+function unmarshallLoose(item: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    const v = value as { S?: string; N?: string; BOOL?: boolean };
+    out[key] = v.S ?? (v.N !== undefined ? Number(v.N) : v.BOOL);
+  }
+  return out;
+}

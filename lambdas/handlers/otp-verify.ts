@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { otpVerifyRequestSchema, type OtpVerifyResponse } from '../../rules/application';
+import { maskPhone, toStoredPhone } from '../../rules/phone';
+import { makeOtpStore, type OtpStore } from '../adapters/otp-store';
+import { systemClock } from '../lib/clock';
+import { hashOtp, sameHash, signVerification } from '../lib/codes';
+import { tableName } from '../lib/env';
+import { AppError, httpHandler, json, parseBody } from '../lib/http';
+import { logger } from '../lib/logger';
+import { publicFlowRuntime } from '../lib/public-flow';
+
+export interface OtpVerifyDeps {
+  readonly otps: OtpStore;
+  readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string }>;
+  readonly clock: () => Date;
+  readonly settings: { readonly maxAttempts: number; readonly verificationTtlSeconds: number };
+}
+
+/**
+ * Checks a code. Each guess is counted before it is compared, so after the allowed
+ * number of wrong guesses the code is void even for the right digits. A right code is
+ * used up and exchanged for a short-lived signed verification bound to the number.
+ */
+export function makeHandler(deps: OtpVerifyDeps) {
+  const { maxAttempts, verificationTtlSeconds } = deps.settings;
+  return httpHandler<APIGatewayProxyEventV2>(async (event) => {
+    const { mobile, code } = parseBody(event, otpVerifyRequestSchema);
+    const phone = toStoredPhone(mobile);
+    const now = deps.clock();
+
+    const attempt = await deps.otps.takeAttempt(phone, maxAttempts);
+    if (attempt.kind === 'not-found') throw new AppError('OTP_NOT_FOUND');
+    const { record } = attempt;
+    if (record.expires_at <= now.getTime()) {
+      await deps.otps.remove(phone, record.code_hash);
+      throw new AppError('OTP_EXPIRED');
+    }
+    if (attempt.kind === 'exhausted') {
+      await deps.otps.remove(phone, record.code_hash);
+      logger.info('OTP void after too many attempts', { phone: maskPhone(phone) });
+      throw new AppError('OTP_TOO_MANY_ATTEMPTS', { attemptsLeft: 0 });
+    }
+
+    const keys = await deps.keys();
+    if (!sameHash(hashOtp(keys.otpHashKey, phone, code), record.code_hash)) {
+      const attemptsLeft = Math.max(0, maxAttempts - record.attempts);
+      logger.info('OTP mismatch', { phone: maskPhone(phone), attemptsLeft });
+      throw new AppError('OTP_INVALID', { attemptsLeft });
+    }
+
+    await deps.otps.remove(phone, record.code_hash);
+    const { token, expiresAt } = await signVerification(keys.verificationSigningKey, phone, now, verificationTtlSeconds, randomUUID());
+    logger.info('OTP verified', { phone: maskPhone(phone) });
+    const body: OtpVerifyResponse = { verificationToken: token, expiresAt: expiresAt.toISOString() };
+    return json(200, body);
+  });
+}
+
+const runtime = publicFlowRuntime();
+export const handler = makeHandler({
+  otps: makeOtpStore(runtime.db, tableName('otps')),
+  keys: runtime.secrets,
+  clock: systemClock(),
+  settings: {
+    maxAttempts: runtime.env.OTP_MAX_ATTEMPTS,
+    verificationTtlSeconds: runtime.env.VERIFICATION_TTL_SECONDS,
+  },
+});

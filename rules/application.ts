@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { ageToday, MINIMUM_AGE } from './age';
+import { districts } from './districts';
+import { parseDate } from './ist';
+import { isValidMobile } from './phone';
+
+// The membership application, as the form collects it and as the server re-checks it.
+// One schema for both sides; field errors carry stable codes the SPA translates
+// (`fieldErrors.<CODE>`).
+
+export const genders = ['Male', 'Female'] as const;
+export const educations = ['Arts & Science', 'Engineering', 'Law', 'Medicine', 'Management'] as const;
+/** Accepted only in rows imported from the first version. */
+export const legacyEducations = [...educations, 'Others'] as const;
+export const occupations = ['Student', 'Private', 'Government', 'Self Employed', 'Business', 'Home Maker'] as const;
+export const applicationStatuses = ['pending', 'under_review', 'approved', 'rejected'] as const;
+export type ApplicationStatus = (typeof applicationStatuses)[number];
+
+/** The version of the terms and privacy text shown with the form; kept with each consent. */
+export const TERMS_VERSION = '2026-11-01';
+
+const districtNames = new Set(districts.map((d) => d.en));
+const constituenciesOf = new Map(districts.map((d) => [d.en, new Set(d.constituencies.map((c) => c.en))]));
+
+export const mobileSchema = z.string().refine(isValidMobile, 'INVALID_PHONE');
+
+const requiredText = (max: number) =>
+  z
+    .string('REQUIRED')
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1, 'REQUIRED').max(max, 'TOO_LONG'));
+
+/** The form's fields, without the cross-field and clock-dependent checks. */
+export const applicationFieldsSchema = z.object({
+  alternate_phone_number: z.string('REQUIRED').regex(/^\d{10}$/, 'ALTERNATE_PHONE_DIGITS'),
+  name: requiredText(100),
+  email: z
+    .string()
+    .trim()
+    .max(254, 'TOO_LONG')
+    .refine((s) => s === '' || z.email().safeParse(s).success, 'INVALID_EMAIL')
+    .optional()
+    .transform((s) => (s ? s.toLowerCase() : undefined)),
+  gender: z.enum(genders, 'REQUIRED'),
+  date_of_birth: z.string('REQUIRED').refine((s) => parseDate(s) !== undefined, 'INVALID_DATE'),
+  revenue_district: z.string('REQUIRED').refine((s) => districtNames.has(s), 'REQUIRED'),
+  assembly_constituency: z.string('REQUIRED').min(1, 'REQUIRED'),
+  education: z.enum(educations, 'REQUIRED'),
+  occupation: z.enum(occupations, 'REQUIRED'),
+  is_already_member: z.boolean('REQUIRED'),
+  motivation: requiredText(1000),
+  accept_terms: z.literal(true, 'TERMS_REQUIRED'),
+});
+export type ApplicationFields = z.infer<typeof applicationFieldsSchema>;
+export type ApplicationFieldsInput = z.input<typeof applicationFieldsSchema>;
+
+/**
+ * The whole check, on a given day: the constituency belongs to the district, the
+ * alternate number differs from the verified one, and the applicant is 18 or older
+ * today in IST (by year, month and day).
+ */
+export function applicationSchema(options: { now: Date; verifiedMobile?: string }) {
+  return applicationFieldsSchema.superRefine((value, ctx) => {
+    if (!constituenciesOf.get(value.revenue_district)?.has(value.assembly_constituency)) {
+      ctx.addIssue({ code: 'custom', path: ['assembly_constituency'], message: 'REQUIRED' });
+    }
+    if (options.verifiedMobile && value.alternate_phone_number === options.verifiedMobile) {
+      ctx.addIssue({ code: 'custom', path: ['alternate_phone_number'], message: 'ALTERNATE_PHONE_SAME' });
+    }
+    const birth = parseDate(value.date_of_birth);
+    if (birth) {
+      const age = ageToday(birth, options.now);
+      if (age < MINIMUM_AGE) ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'UNDER_AGE' });
+      else if (age > 120) ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'INVALID_DATE' });
+    }
+  });
+}
+
+/** The body of POST /api/applications. */
+export const submitRequestSchema = z.object({
+  verificationToken: z.string('REQUIRED').min(1, 'REQUIRED').max(2000, 'TOO_LONG'),
+  language: z.enum(['en', 'ta'], 'REQUIRED'),
+  termsVersion: z.literal(TERMS_VERSION, 'TERMS_REQUIRED'),
+  application: z.unknown(),
+});
+
+export const otpRequestSchema = z.object({
+  mobile: mobileSchema,
+  captchaToken: z.string('CAPTCHA_FAILED').min(1, 'CAPTCHA_FAILED').max(4000, 'CAPTCHA_FAILED'),
+});
+export type OtpRequest = z.infer<typeof otpRequestSchema>;
+
+export const otpVerifyRequestSchema = z.object({
+  mobile: mobileSchema,
+  code: z.string('INVALID_CODE').regex(/^\d{6}$/, 'INVALID_CODE'),
+});
+export type OtpVerifyRequest = z.infer<typeof otpVerifyRequestSchema>;
+
+export const otpRequestResponseSchema = z.object({
+  sentTo: z.string(),
+  expiresInSeconds: z.number(),
+  resendAfterSeconds: z.number(),
+});
+export type OtpRequestResponse = z.infer<typeof otpRequestResponseSchema>;
+
+export const otpVerifyResponseSchema = z.object({
+  verificationToken: z.string(),
+  expiresAt: z.string(),
+});
+export type OtpVerifyResponse = z.infer<typeof otpVerifyResponseSchema>;
+
+export const submitResponseSchema = z.object({ id: z.string() });
+export type SubmitResponse = z.infer<typeof submitResponseSchema>;

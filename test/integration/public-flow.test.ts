@@ -1,0 +1,254 @@
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { localConfigSchema } from '../../local/config';
+import { localDynamoClient } from '../../local/dynamodb';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { goodCaptcha, post, submitBody, uniqueMobile } from '../support/public-flow';
+
+// The public flow's handlers through the local API adapter, against DynamoDB Local,
+// the WhatsApp sandbox and the captcha stand-in: the whole local stack minus the SPA.
+let stack: LocalStack;
+let api: string;
+
+beforeAll(async () => {
+  process.env.WHATSAPP_TIMEOUT_MS = '500';
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  stack = await startLocalStack(localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
+  api = stack.apiUrl;
+}, 60_000);
+afterAll(() => stack?.stop());
+afterEach(() => {
+  process.env.LOCAL_CLOCK_OFFSET_MS = '0';
+});
+
+const moveClock = (seconds: number) => {
+  process.env.LOCAL_CLOCK_OFFSET_MS = String(Number(process.env.LOCAL_CLOCK_OFFSET_MS ?? 0) + seconds * 1000);
+};
+const requestOtp = (mobile: string, captchaToken = goodCaptcha) => post(api, '/api/otp/request', { mobile, captchaToken });
+const verifyOtp = (mobile: string, code: string) => post(api, '/api/otp/verify', { mobile, code });
+const codeFor = (mobile: string) => stack.whatsApp.latestOtp(`91${mobile}`);
+const wrong = (code: string) => String(((Number(code) - 100_000 + 1) % 900_000) + 100_000);
+
+async function verified(mobile = uniqueMobile()): Promise<{ mobile: string; token: string }> {
+  expect((await requestOtp(mobile)).status).toBe(200);
+  const result = await verifyOtp(mobile, codeFor(mobile)!);
+  expect(result.status).toBe(200);
+  return { mobile, token: result.body.verificationToken as string };
+}
+
+describe('OTP request', () => {
+  it('sends the auth2 template with the code and stores only a keyed hash', async () => {
+    const mobile = uniqueMobile();
+    const result = await requestOtp(mobile);
+    expect(result).toMatchObject({ status: 200, body: { sentTo: mobile, expiresInSeconds: 300 } });
+    expect(JSON.stringify(result.body)).not.toMatch(/\b\d{6}\b/);
+    const message = stack.whatsApp.messages()[0]!;
+    expect(message).toMatchObject({ to: `91${mobile}`, kind: 'otp', template: 'auth2', language: 'en' });
+    expect(message.code).toMatch(/^[1-9]\d{5}$/);
+
+    const client = localDynamoClient(stack.dynamoDbEndpoint);
+    const scan = await client.send(new ScanCommand({ TableName: stack.tableNames.otps }));
+    client.destroy();
+    const stored = JSON.stringify(scan.Items);
+    expect(stored).toContain(`91${mobile}`);
+    expect(stored).not.toContain(message.code);
+  });
+
+  it.each([
+    ['dev-fail', 'no valid token'],
+    ['dev.send_otp.0.1', 'a score below the threshold'],
+    ['dev.login.0.9', 'another action'],
+  ])('refuses captcha token %s (%s) before sending', async (token) => {
+    const before = stack.whatsApp.messages().length;
+    const result = await requestOtp(uniqueMobile(), token);
+    expect(result).toMatchObject({ status: 400, body: { error: { code: 'CAPTCHA_FAILED', message: 'reCAPTCHA validation failed. Please try again.' } } });
+    expect(stack.whatsApp.messages()).toHaveLength(before);
+  });
+
+  it('refuses a number that is not an Indian mobile number', async () => {
+    const result = await requestOtp('5123456789');
+    expect(result).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', fields: { mobile: 'INVALID_PHONE' } } } });
+  });
+
+  it('allows one send per minute, five per hour, ten per day, and says when to try again', async () => {
+    // Start at the beginning of a UTC day, so that the fixed windows are predictable.
+    const dayMs = 86_400_000;
+    const now = Date.now() + Number(process.env.LOCAL_CLOCK_OFFSET_MS ?? 0);
+    moveClock((Math.ceil(now / dayMs) * dayMs - now) / 1000 + 1);
+
+    const mobile = uniqueMobile();
+    expect((await requestOtp(mobile)).status).toBe(200);
+    const tooSoon = await requestOtp(mobile);
+    expect(tooSoon).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
+    expect(tooSoon.body.error.retryAfterSeconds).toBeGreaterThan(55);
+    expect(tooSoon.body.error.retryAfterSeconds).toBeLessThanOrEqual(60);
+
+    for (let i = 2; i <= 5; i++) {
+      moveClock(61);
+      expect((await requestOtp(mobile)).status).toBe(200);
+    }
+    moveClock(61);
+    const overHour = await requestOtp(mobile);
+    expect(overHour).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
+    expect(overHour.body.error.retryAfterSeconds).toBe(3600 - 5 * 61 - 1);
+
+    moveClock(3600);
+    for (let i = 6; i <= 10; i++) {
+      expect((await requestOtp(mobile)).status).toBe(200);
+      moveClock(61);
+    }
+    moveClock(3600);
+    const overDay = await requestOtp(mobile);
+    expect(overDay).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
+    expect(overDay.body.error.retryAfterSeconds).toBeGreaterThan(3600);
+  });
+
+  it.each([
+    ['phone-number-id', 'WHATSAPP_INVALID_PHONE_NUMBER_ID', 'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.'],
+    ['timeout', 'NETWORK_ERROR', 'Network error. Please try again.'],
+    ['http500', 'WHATSAPP_SEND_FAILED', undefined],
+    ['recipient', 'WHATSAPP_SEND_FAILED', undefined],
+  ] as const)('maps a WhatsApp %s failure to %s', async (mode, code, message) => {
+    stack.whatsApp.failNext({ times: 1, mode });
+    const result = await requestOtp(uniqueMobile());
+    expect(result.status).toBe(502);
+    expect(result.body.error.code).toBe(code);
+    if (message) expect(result.body.error.message).toBe(message);
+    else expect(result.body.error.message).not.toBe('');
+  });
+});
+
+describe('OTP verify', () => {
+  it('counts wrong guesses and accepts the right code once', async () => {
+    const mobile = uniqueMobile();
+    await requestOtp(mobile);
+    const code = codeFor(mobile)!;
+    const miss = await verifyOtp(mobile, wrong(code));
+    expect(miss).toMatchObject({ status: 400, body: { error: { code: 'OTP_INVALID', attemptsLeft: 4, message: 'Invalid OTP. Please try again.' } } });
+    const hit = await verifyOtp(mobile, code);
+    expect(hit.status).toBe(200);
+    expect(typeof hit.body.verificationToken).toBe('string');
+    expect((await verifyOtp(mobile, code)).body.error.code).toBe('OTP_NOT_FOUND');
+  });
+
+  it('voids the code after five wrong guesses, even for the right digits', async () => {
+    const mobile = uniqueMobile();
+    await requestOtp(mobile);
+    const code = codeFor(mobile)!;
+    for (let i = 0; i < 5; i++) expect((await verifyOtp(mobile, wrong(code))).body.error.code).toBe('OTP_INVALID');
+    const sixth = await verifyOtp(mobile, code);
+    expect(sixth).toMatchObject({ status: 400, body: { error: { code: 'OTP_TOO_MANY_ATTEMPTS' } } });
+  });
+
+  it('counts every concurrent guess: at most five are compared', async () => {
+    const mobile = uniqueMobile();
+    await requestOtp(mobile);
+    const code = codeFor(mobile)!;
+    const guesses = await Promise.all(Array.from({ length: 20 }, () => verifyOtp(mobile, wrong(code))));
+    expect(guesses.filter((g) => g.body.error?.code === 'OTP_INVALID')).toHaveLength(5);
+    expect((await verifyOtp(mobile, code)).status).not.toBe(200);
+  });
+
+  it('refuses an expired code and deletes it', async () => {
+    const mobile = uniqueMobile();
+    await requestOtp(mobile);
+    moveClock(301);
+    expect((await verifyOtp(mobile, codeFor(mobile)!)).body.error).toMatchObject({
+      code: 'OTP_EXPIRED',
+      message: 'OTP has expired. Please request a new one.',
+    });
+    expect((await verifyOtp(mobile, codeFor(mobile)!)).body.error.code).toBe('OTP_NOT_FOUND');
+  });
+
+  it('answers OTP_NOT_FOUND when no code was sent', async () => {
+    expect((await verifyOtp(uniqueMobile(), '123456')).body.error).toMatchObject({
+      code: 'OTP_NOT_FOUND',
+      message: 'OTP not found. Please request a new OTP.',
+    });
+  });
+});
+
+describe('submit', () => {
+  it('stores one application with its consent, and refuses the number afterwards', async () => {
+    const { mobile, token } = await verified();
+    const result = await post(api, '/api/applications', submitBody(token));
+    expect(result.status).toBe(201);
+    const id = result.body.id as string;
+
+    const client = localDynamoClient(stack.dynamoDbEndpoint);
+    const scan = await client.send(new ScanCommand({ TableName: stack.tableNames.applications }));
+    client.destroy();
+    const item = scan.Items?.find((i) => i.id?.S === id);
+    expect(item).toMatchObject({
+      phone_number: { S: `91${mobile}` },
+      application_status: { S: 'pending' },
+      want_to_volunteer: { BOOL: false },
+      want_to_join_and_volunteer: { BOOL: false },
+      consent: { M: { language: { S: 'en' }, terms_version: { S: expect.any(String) as unknown } } },
+    });
+
+    const before = stack.whatsApp.messages().length;
+    expect((await requestOtp(mobile)).body.error).toMatchObject({
+      code: 'ALREADY_REGISTERED',
+      message: 'You have already registered with this phone number.',
+    });
+    expect(stack.whatsApp.messages()).toHaveLength(before);
+  });
+
+  it('spends the verification: the same token cannot submit twice', async () => {
+    const { token } = await verified();
+    expect((await post(api, '/api/applications', submitBody(token))).status).toBe(201);
+    const again = await post(api, '/api/applications', submitBody(token));
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses a forged or missing verification', async () => {
+    const { token } = await verified();
+    const forged = `${token.slice(0, -4)}AAAA`;
+    expect((await post(api, '/api/applications', submitBody(forged))).body.error.code).toBe('VERIFICATION_REQUIRED');
+    expect((await post(api, '/api/applications', { application: {} })).body.error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('refuses an applicant under 18 (IST, by year, month and day)', async () => {
+    const { token } = await verified();
+    const now = new Date(Date.now() + 5.5 * 3600 * 1000);
+    const dob = `${now.getUTCFullYear() - 18}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-${String(now.getUTCDate()).padStart(2, '0')}`;
+    const tomorrowsEighteen = new Date(Date.UTC(now.getUTCFullYear() - 18, now.getUTCMonth(), now.getUTCDate() + 1)).toISOString().slice(0, 10);
+    const young = await post(api, '/api/applications', submitBody(token, { date_of_birth: tomorrowsEighteen }));
+    expect(young).toMatchObject({ status: 400, body: { error: { code: 'UNDER_AGE', fields: { date_of_birth: 'UNDER_AGE' } } } });
+    expect((await post(api, '/api/applications', submitBody(token, { date_of_birth: dob }))).status).toBe(201);
+  });
+
+  it('refuses an alternate number equal to the verified one, and a constituency of another district', async () => {
+    const { mobile, token } = await verified();
+    const result = await post(
+      api,
+      '/api/applications',
+      submitBody(token, { alternate_phone_number: mobile, assembly_constituency: 'Harbour' }),
+    );
+    expect(result.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { alternate_phone_number: 'ALTERNATE_PHONE_SAME', assembly_constituency: 'REQUIRED' },
+    });
+  });
+
+  it('stores exactly one application for 50 simultaneous submits of one number', async () => {
+    const { mobile, token } = await verified();
+    const results = await Promise.all(Array.from({ length: 50 }, () => post(api, '/api/applications', submitBody(token))));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(49);
+    for (const r of refused) expect(r.body.error.code).toBe('ALREADY_REGISTERED');
+
+    const client = localDynamoClient(stack.dynamoDbEndpoint);
+    const scan = await client.send(
+      new ScanCommand({
+        TableName: stack.tableNames.applications,
+        FilterExpression: 'phone_number = :p',
+        ExpressionAttributeValues: { ':p': { S: `91${mobile}` } },
+      }),
+    );
+    client.destroy();
+    expect(scan.Items).toHaveLength(1);
+  });
+});
