@@ -1,0 +1,18 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { paths } from '../../paths';
+
+export function NotFoundRoute() {
+  const { t } = useTranslation();
+  return (
+    <article className="card card-narrow">
+      <div className="card-body">
+        <h1 className="page-title">{t('notFound.title')}</h1>
+        <p className="page-intro">{t('notFound.body')}</p>
+        <Link className="button button-secondary" to={paths.home.getHref()}>
+          {t('notFound.home')}
+        </Link>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router-dom';
+import { PageShell } from '../../components/page-shell';
+import { Spinner } from '../../components/spinner';
+
+export function RootLayout() {
+  const { t } = useTranslation();
+  const title = t('shell.documentTitle');
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return (
+    <PageShell>
+      <Outlet />
+    </PageShell>
+  );
+}
+
+/** While a lazy route's code loads on first visit (e.g. opening /admin directly). */
+export function RootFallback() {
+  const { t } = useTranslation();
+  return <Spinner label={t('shell.loading')} />;
+}
+
+/** A route that throws, or a chunk that no longer exists after a deploy. */
+export function RootError() {
+  const { t } = useTranslation();
+  return (
+    <PageShell>
+      <div className="card card-narrow">
+        <div className="card-body">
+          <div className="alert alert-error" role="alert">
+            {t('errors.INTERNAL')}
+          </div>
+        </div>
+      </div>
+    </PageShell>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { istDate } from '../../../rules/ist';
+import { paths } from '../paths';
+import { LanguageSwitch } from './language-switch';
+
+/** Header (logo, language switch), main, footer (year, wing name): the frame of every page. */
+export function PageShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const year = istDate(new Date()).year;
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        {t('shell.skipToContent')}
+      </a>
+      <header className="site-header">
+        <div className="site-header-inner">
+          <Link to={paths.home.getHref()} className="brand" aria-label={t('shell.homeLink')}>
+            <img className="brand-logo" src="/logo.svg" alt="" width="40" height="40" />
+            <span className="brand-name">{t('shell.wingName')}</span>
+          </Link>
+          <LanguageSwitch />
+        </div>
+      </header>
+      <main id="main" className="site-main" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>{t('shell.footer', { year })}</p>
+      </footer>
+    </div>
+  );
+}
