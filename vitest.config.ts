@@ -7,7 +7,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['rules/**/*.test.ts', 'lambdas/**/*.test.ts', 'local/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+          include: [
+            'rules/**/*.test.ts',
+            'lambdas/**/*.test.ts',
+            'local/**/*.test.ts',
+            'web/src/**/*.test.{ts,tsx}',
+            'test/support/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../../local/ports';
+import { findLeaks } from './log-scan';
 
 export const artifactsDir = resolve(import.meta.dirname, '../../.test-artifacts');
 
@@ -46,13 +47,22 @@ export default async function setup(project: TestProject) {
   project.provide('appUrl', `http://localhost:${port}`);
   project.provide('stackLogFile', logFile);
 
+  const appUrl = `http://localhost:${port}`;
   return async () => {
+    // What the run sent, to search the stack's log for it before stopping.
+    const outbox = (await fetch(`${appUrl}/dev/outbox.json`).then((r) => r.json())) as { to: string; code?: string }[];
     const exited = new Promise((done) => child.once('exit', done));
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
-    log.end();
+    await new Promise((done) => log.end(done));
     rmSync(dataDir, { recursive: true, force: true });
+
+    const leaks = findLeaks(readFileSync(logFile, 'utf8'), {
+      phones: [...new Set(outbox.map((m) => m.to))],
+      codes: outbox.flatMap((m) => (m.code ? [m.code] : [])),
+    });
+    if (leaks.length > 0) throw new Error(`Personal data in the local stack's log (${logFile}): ${leaks.join('; ')}`);
   };
 }
 

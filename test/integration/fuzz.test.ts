@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../lib/api-routes';
+import { localConfigSchema } from '../../local/config';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { apiErrorSchema } from '../../rules/api';
+import { errorMessages } from '../../rules/errors';
+import { sampleApplication } from '../support/public-flow';
+
+// Whatever arrives in a public request body, the answer is a 4xx in the documented
+// error shape (or a success), never a 5xx.
+let stack: LocalStack;
+
+beforeAll(async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+  stack = await startLocalStack(localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
+}, 60_000);
+afterAll(() => stack?.stop());
+
+const mobile = fc.oneof(
+  fc.stringMatching(/^[6-9]\d{9}$/),
+  fc.string(),
+  fc.integer(),
+  fc.constant(null),
+  fc.stringMatching(/^\d{0,14}$/),
+);
+const nearValid = {
+  '/api/otp/request': fc.record({ mobile, captchaToken: fc.oneof(fc.string(), fc.constant('dev-fail'), fc.integer()) }, { requiredKeys: [] }),
+  '/api/otp/verify': fc.record({ mobile, code: fc.oneof(fc.stringMatching(/^\d{6}$/), fc.string(), fc.integer()) }, { requiredKeys: [] }),
+  '/api/applications': fc.record(
+    {
+      verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)),
+      language: fc.oneof(fc.constantFrom('en', 'ta'), fc.string()),
+      termsVersion: fc.string(),
+      application: fc.oneof(
+        fc.anything(),
+        fc.record(Object.fromEntries(Object.keys(sampleApplication()).map((k) => [k, fc.anything()])), { requiredKeys: [] }),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+} as const;
+
+const body = (path: keyof typeof nearValid) =>
+  fc.oneof(
+    nearValid[path].map((v) => JSON.stringify(v)),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    fc.constantFrom('', '{', 'null', '[]', '"x"', '{"mobile":', 'x'.repeat(20_000)),
+  );
+
+const publicPostRoutes = routes.filter((r) => r.access === 'public' && r.method === 'POST');
+
+describe.each(publicPostRoutes)('fuzzed body on $method $path', (route) => {
+  it('never answers 5xx and always answers the documented error shape', async () => {
+    expect(route.path in nearValid).toBe(true);
+    const seen = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(body(route.path as keyof typeof nearValid), async (payload) => {
+        const response = await fetch(`${stack.apiUrl}${route.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: payload,
+        });
+        const text = await response.text();
+        expect(response.status, text).toBeLessThan(500);
+        if (response.status >= 400) {
+          const parsed = apiErrorSchema.parse(JSON.parse(text));
+          expect(Object.keys(errorMessages)).toContain(parsed.error.code);
+          seen.add(parsed.error.code);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    expect(seen.size).toBeGreaterThan(0);
+  }, 120_000);
+});
