@@ -1,0 +1,73 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import { type StageConfig, resourcePrefix } from '../stages';
+
+export interface StaffAuthProps {
+  readonly config: StageConfig;
+}
+
+/** Staff role groups; the API refuses a signed-in user who is in neither. */
+export const staffGroupNames = ['admin', 'viewer'] as const;
+
+/** The staff user pool: admin-created accounts only, email sign-in, optional TOTP. */
+export class StaffAuth extends Construct {
+  public readonly userPool: cognito.UserPool;
+  public readonly spaClient: cognito.UserPoolClient;
+
+  constructor(scope: Construct, id: string, { config }: StaffAuthProps) {
+    super(scope, id);
+
+    this.userPool = new cognito.UserPool(this, 'UserPool', {
+      userPoolName: `${resourcePrefix(config)}-staff`,
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      mfa: cognito.Mfa.OPTIONAL,
+      mfaSecondFactor: { sms: false, otp: true },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      // A handful of staff accounts: the Plus plan's compromised-credential and
+      // risk-based checks cost cents a month and guard access to every application.
+      featurePlan: cognito.FeaturePlan.PLUS,
+      standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION,
+      deletionProtection: config.retainData,
+      removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
+    for (const groupName of staffGroupNames) {
+      this.userPool.addGroup(groupName === 'admin' ? 'AdminGroup' : 'ViewerGroup', {
+        groupName,
+        description: groupName === 'admin' ? 'Everything, including status changes and erasure' : 'Read-only staff',
+      });
+    }
+
+    this.spaClient = this.userPool.addClient('SpaClient', {
+      userPoolClientName: `${resourcePrefix(config)}-spa`,
+      generateSecret: false,
+      // USER_PASSWORD_AUTH is what cognito-local supports (local mode); SRP for AWS.
+      authFlows: { userPassword: true, userSrp: true },
+      disableOAuth: true,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.hours(12),
+    });
+
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is optional (TOTP only) so that an admin-created staff member can complete the first sign-in and then enrol an authenticator; accounts exist only by admin invitation and threat protection is enforced.',
+    });
+  }
+}

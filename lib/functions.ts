@@ -1,0 +1,77 @@
+// Functions that are not API routes (the queue and stream consumers), described like
+// the routes of lib/api-routes.ts, and the checks that turn a route's needs into grants.
+// Plain data: the App stack builds one ProjectFunction per route and per entry here.
+
+import type { RouteDefinition } from './api-routes';
+import { tables, type TableKey } from './table-definitions';
+
+export type TableAccess = 'read' | 'write' | 'readwrite';
+
+export interface TableGrant {
+  readonly table: TableKey;
+  readonly access: TableAccess;
+}
+
+/** Environment variables that carry the secrets' ARNs (never their values). */
+export const secretEnvVars = {
+  provider: 'PROVIDER_SECRET_ARN',
+  keys: 'KEYS_SECRET_ARN',
+} as const;
+
+/** Environment variable that carries the outbound queue's URL. */
+export const outboundQueueEnvVar = 'OUTBOUND_QUEUE_URL';
+
+/** What a function needs besides tables; the same flags as a route definition. */
+export interface FunctionNeeds {
+  /**
+   * Reads the stage's secrets: lambdas/adapters/secrets.ts loads the provider secret
+   * and the keys secret together, so such a function may read both.
+   */
+  readonly secrets?: boolean;
+  /** Sends to the outbound queue (welcome message, webhook). */
+  readonly sendsOutbound?: boolean;
+}
+
+export interface BackgroundFunctionDefinition extends FunctionNeeds {
+  /** Module under lambdas/handlers (without extension) exporting `handler`. */
+  readonly handler: string;
+  readonly description: string;
+  readonly tables: readonly TableGrant[];
+  readonly timeoutSeconds: number;
+}
+
+export const backgroundFunctions = {
+  /** Sends every WhatsApp message after the OTP, and the automation webhook. */
+  outboundConsumer: {
+    handler: 'outbound-consumer',
+    description: 'Sends queued WhatsApp messages and webhook calls',
+    tables: [
+      // Re-reads the application (consistently) before sending its welcome or webhook.
+      { table: 'applications', access: 'read' },
+      { table: 'idempotency', access: 'readwrite' },
+    ],
+    secrets: true,
+    timeoutSeconds: 30,
+  },
+  /** Keeps the report rollups in step with the applications table. */
+  applicationsStream: {
+    handler: 'applications-stream',
+    description: 'Updates report rollups from the applications stream',
+    tables: [{ table: 'rollups', access: 'readwrite' }],
+    timeoutSeconds: 60,
+  },
+} as const satisfies Record<string, BackgroundFunctionDefinition>;
+
+function isTableKey(name: string): name is TableKey {
+  return Object.hasOwn(tables, name);
+}
+
+/** The route table's grants, checked against the table definitions. */
+export function routeTableGrants(route: RouteDefinition): TableGrant[] {
+  return route.tables.map(({ table, access }) => {
+    if (!isTableKey(table)) {
+      throw new Error(`Route ${route.method} ${route.path} names unknown table "${table}"`);
+    }
+    return { table, access };
+  });
+}

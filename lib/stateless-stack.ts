@@ -1,0 +1,184 @@
+import {
+  CfnOutput,
+  CrossStackReferences,
+  Duration,
+  ReferenceStrength,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { type RouteDefinition, routes as allRoutes } from './api-routes';
+import { Alarms } from './constructs/alarms';
+import { ApplicationsStream } from './constructs/applications-stream';
+import { HttpApi } from './constructs/http-api';
+import { acknowledgeCdkSingletonFunctions } from './constructs/nag-acknowledgements';
+import { OutboundMessaging } from './constructs/outbound-messaging';
+import { ProjectFunction, pascalCase } from './constructs/project-function';
+import { WebHosting } from './constructs/web-hosting';
+import {
+  type FunctionNeeds,
+  type TableGrant,
+  backgroundFunctions,
+  outboundQueueEnvVar,
+  routeTableGrants,
+  secretEnvVars,
+} from './functions';
+import type { StageConfig } from './stages';
+import { type TableKey, tables as tableDefinitions } from './table-definitions';
+
+export interface StatelessStackProps extends StackProps {
+  readonly config: StageConfig;
+  /** The Data stack's resources. */
+  readonly tables: Readonly<Record<TableKey, dynamodb.ITable>>;
+  readonly userPool: cognito.IUserPool;
+  readonly spaClient: cognito.IUserPoolClient;
+  readonly providerSecret: secretsmanager.ISecret;
+  readonly keysSecret: secretsmanager.ISecret;
+  /** The built SPA. */
+  readonly webAssetDir: string;
+  /** Defaults to lib/api-routes.ts. */
+  readonly routes?: readonly RouteDefinition[];
+}
+
+interface FunctionSpec extends FunctionNeeds {
+  readonly handler: string;
+  readonly description: string;
+  readonly tables: readonly TableGrant[];
+  readonly timeout: Duration;
+}
+
+/**
+ * Code and everything that can be rebuilt from code: functions, the HTTP API, the
+ * outbound queue, alarms, web hosting. It holds no data that a redeploy could lose.
+ */
+export class StatelessStack extends Stack {
+  public readonly functions: ReadonlyMap<string, ProjectFunction>;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    // Exports/imports: CloudFormation refuses to delete or change a Data resource while
+    // this stack still uses it, which is the protection the data needs.
+    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
+    const { config } = props;
+    const logRemovalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const functions = new Map<string, ProjectFunction>();
+    this.functions = functions;
+
+    const alarms = new Alarms(this, 'Alarms', { config });
+    const outboundConsumerTimeout = Duration.seconds(backgroundFunctions.outboundConsumer.timeoutSeconds);
+    const outbound = new OutboundMessaging(this, 'Outbound', {
+      config,
+      alarms,
+      consumerTimeout: outboundConsumerTimeout,
+    });
+
+    // The public flow's settings (lambdas/lib/env.ts publicFlowEnvSchema), for the
+    // functions of that flow: those that read the secrets. None of them is a secret.
+    const { limits, whatsapp, captcha } = config;
+    const publicFlowSettings: Record<string, string> = {
+      WHATSAPP_AUTH_TEMPLATE: whatsapp.authTemplate,
+      WHATSAPP_AUTH_LANGUAGE: whatsapp.authTemplateLanguage,
+      WHATSAPP_WELCOME_TEMPLATE: whatsapp.welcomeTemplate,
+      WHATSAPP_WELCOME_LANGUAGE: whatsapp.welcomeTemplateLanguage,
+      WHATSAPP_WELCOME_VIDEO_URL: whatsapp.welcomeVideoUrl,
+      CAPTCHA_MIN_SCORE: String(captcha.scoreThreshold),
+      // Empty: any hostname (the site key is bound to its domains in the reCAPTCHA console).
+      CAPTCHA_HOSTNAMES: config.customDomain?.domainName ?? '',
+      OTP_TTL_SECONDS: String(limits.otpTtlSeconds),
+      OTP_MAX_ATTEMPTS: String(limits.otpMaxAttempts),
+      OTP_RESEND_SECONDS: String(limits.otpResendSeconds),
+      OTP_MAX_PER_HOUR: String(limits.otpMaxPerHour),
+      OTP_MAX_PER_DAY: String(limits.otpMaxPerDay),
+      OTP_MAX_PER_IP_PER_HOUR: String(limits.otpMaxPerIpPerHour),
+      VERIFICATION_TTL_SECONDS: String(limits.verificationTtlSeconds),
+    };
+
+    const build = (id: string, spec: FunctionSpec): ProjectFunction => {
+      const fn = new ProjectFunction(this, id, {
+        handler: spec.handler,
+        description: `${spec.description} (${config.stage})`,
+        config,
+        logRemovalPolicy,
+        timeout: spec.timeout,
+        tables: spec.tables.map(({ table, access }) => ({
+          table: props.tables[table],
+          definition: tableDefinitions[table],
+          access,
+        })),
+        secrets: spec.secrets
+          ? [
+              { secret: props.providerSecret, envVar: secretEnvVars.provider },
+              { secret: props.keysSecret, envVar: secretEnvVars.keys },
+            ]
+          : [],
+        environment: {
+          ...(spec.secrets ? publicFlowSettings : {}),
+          ...(spec.sendsOutbound ? { [outboundQueueEnvVar]: outbound.queue.queueUrl } : {}),
+        },
+      });
+      if (spec.sendsOutbound) outbound.queue.grantSendMessages(fn.function);
+      functions.set(spec.handler, fn);
+      return fn;
+    };
+
+    // One function per route, named after its handler module.
+    const routes = props.routes ?? allRoutes;
+    const routeFunctions = new Map<RouteDefinition, ProjectFunction>();
+    for (const route of routes) {
+      const fn =
+        functions.get(route.handler) ??
+        build(`${pascalCase(route.handler)}Function`, {
+          handler: route.handler,
+          description: `${route.method} ${route.path}`,
+          tables: routeTableGrants(route),
+          timeout: Duration.seconds(10),
+          secrets: route.secrets,
+          sendsOutbound: route.sendsOutbound,
+        });
+      routeFunctions.set(route, fn);
+    }
+
+    const api = new HttpApi(this, 'Http', {
+      config,
+      routes,
+      functionFor: (route) => routeFunctions.get(route)!.function,
+      userPool: props.userPool,
+      spaClient: props.spaClient,
+      logRemovalPolicy,
+    });
+
+    const { outboundConsumer, applicationsStream } = backgroundFunctions;
+    outbound.addConsumer(build('OutboundConsumerFunction', { ...outboundConsumer, timeout: outboundConsumerTimeout }));
+    new ApplicationsStream(this, 'ApplicationsStream', {
+      config,
+      alarms,
+      applicationsTable: props.tables.applications,
+      consumer: build('ApplicationsStreamFunction', {
+        ...applicationsStream,
+        timeout: Duration.seconds(applicationsStream.timeoutSeconds),
+      }),
+    });
+
+    const web = new WebHosting(this, 'Web', {
+      config,
+      webAssetDir: props.webAssetDir,
+      apiDomainName: api.domainName,
+      userPoolId: props.userPool.userPoolId,
+      userPoolClientId: props.spaClient.userPoolClientId,
+    });
+
+    acknowledgeCdkSingletonFunctions(this);
+
+    new CfnOutput(this, 'SiteUrl', { value: web.siteUrl });
+    new CfnOutput(this, 'ApiUrl', { value: `${web.siteUrl}/api`, description: 'The API, through CloudFront' });
+    new CfnOutput(this, 'ExecuteApiUrl', { value: api.stage.url, description: 'The API, direct' });
+    new CfnOutput(this, 'OutboundQueueUrl', { value: outbound.queue.queueUrl });
+    new CfnOutput(this, 'OutboundDeadLetterQueueUrl', { value: outbound.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'SiteBucketName', { value: web.bucket.bucketName });
+    new CfnOutput(this, 'DistributionId', { value: web.distribution.distributionId });
+  }
+}
