@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -16,6 +16,7 @@ import {
   UserNotFoundException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { localCredentials, localRegion } from './dynamodb';
+import { manageChild } from './child-process';
 import { waitFor } from './ports';
 
 export interface LocalCognito {
@@ -45,34 +46,26 @@ export async function startCognitoLocal(options: { port: number; dataDir: string
   mkdirSync(cwd, { recursive: true });
   const require = createRequire(import.meta.url);
   const entry = require.resolve('cognito-local/lib/bin/start.js');
-  const child: ChildProcess = spawn(process.execPath, [entry], {
-    cwd,
-    env: { ...process.env, PORT: String(options.port), HOST: '127.0.0.1', DEBUG: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let exited = false;
-  let output = '';
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  child.once('exit', () => (exited = true));
+  const child = manageChild(
+    spawn(process.execPath, [entry], {
+      cwd,
+      env: { ...process.env, PORT: String(options.port), HOST: '127.0.0.1', DEBUG: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = new CognitoIdentityProviderClient({ endpoint, region: localRegion, credentials: localCredentials });
   await waitFor(async () => {
-    if (exited) throw new Error(`cognito-local exited: ${output}`);
+    if (child.exited()) throw new Error(`cognito-local exited: ${child.output()}`);
     await client.send(new ListUserPoolsCommand({ MaxResults: 1 }));
   }, 'cognito-local');
   return {
     endpoint,
     client,
-    stop: () =>
-      new Promise<void>((done) => {
-        client.destroy();
-        if (exited) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-      }),
+    stop: async () => {
+      client.destroy();
+      await child.stop();
+    },
   };
 }
 

