@@ -9,6 +9,11 @@ export const localConfigSchema = z.object({
   LOCAL_ADMIN_EMAIL: z.email().default('admin@example.com'),
   LOCAL_ADMIN_PASSWORD: z.string().min(8).default('Admin-Password-123!'),
   LOCAL_DEFAULT_LANGUAGE: z.enum(['en', 'ta']).default('en'),
+  /**
+   * First retry delay of the outbound queue (doubles per receive, like the consumer's
+   * backoff). Tests make it small so that retries and the dead-letter path run in seconds.
+   */
+  LOCAL_QUEUE_VISIBILITY_MS: z.coerce.number().int().min(1).default(30_000),
   /** Serve the SPA through Vite; off when only the API is wanted. */
   LOCAL_WEB: z
     .enum(['true', 'false'])

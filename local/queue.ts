@@ -38,7 +38,12 @@ export interface LocalQueueOptions {
   persistFile?: string;
   /** Told about each failed delivery (thrown error or reported failures). Default: nothing. */
   onError?: (failure: { messageIds: string[]; error?: string }) => void;
+  /** The consumer's timeout, as its Lambda context reports it. Default: the visibility timeout. */
+  functionTimeoutMs?: number;
 }
+
+/** What ChangeMessageVisibility found: done, an unknown or stale receipt handle, or a message not in flight. */
+export type VisibilityChange = 'changed' | 'invalid-receipt' | 'not-in-flight';
 
 export interface DeadLetter {
   readonly messageId: string;
@@ -69,6 +74,12 @@ export interface LocalQueue extends QueueSender {
   /** SendMessage: `attributes` become String message attributes. */
   send(body: string, attributes?: Readonly<Record<string, string>>): Promise<string>;
   deadLetters(): DeadLetter[];
+  /**
+   * ChangeMessageVisibility: the message received with `receiptHandle` (its latest
+   * receipt) becomes visible `timeoutMs` from now. Called while the consumer handles
+   * it, this replaces the queue's own backoff should the message fail.
+   */
+  changeVisibility(receiptHandle: string, timeoutMs: number): VisibilityChange;
   /** Moves dead letters (all, or those named) back into the queue; returns how many moved. */
   redrive(messageIds?: readonly string[]): number;
   stats(): QueueStats;
@@ -136,7 +147,7 @@ export function localLambdaContext(functionName: string, timeoutMs: number): Con
 }
 
 /** SQS's MD5 of message attributes: length-prefixed name, type, transport byte and value, sorted by name. */
-function md5OfAttributes(attributes: Readonly<Record<string, string>>): string {
+export function md5OfAttributes(attributes: Readonly<Record<string, string>>): string {
   const hash = createHash('md5');
   const field = (value: string) => {
     const bytes = Buffer.from(value, 'utf8');
@@ -193,6 +204,16 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   }
 
   const handling = new Set<string>();
+  // Receipt handles of the latest receive of each message, and visibility changes asked
+  // for while a message was being handled (they win over the queue's own backoff).
+  const receipts = new Map<string, string>();
+  const latestReceipt = new Map<string, string>();
+  const visibilityOverrides = new Map<string, number>();
+  const forgetReceipt = (messageId: string) => {
+    const handle = latestReceipt.get(messageId);
+    if (handle !== undefined) receipts.delete(handle);
+    latestReceipt.delete(messageId);
+  };
   let running = false;
   let loopDone: Promise<void> | undefined;
   let wake: (() => void) | undefined;
@@ -234,9 +255,13 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
     for (const [key, value] of Object.entries(m.attributes)) {
       messageAttributes[key] = { stringValue: value, stringListValues: [], binaryListValues: [], dataType: 'String' };
     }
+    const receiptHandle = randomBytes(48).toString('base64');
+    forgetReceipt(m.messageId);
+    receipts.set(receiptHandle, m.messageId);
+    latestReceipt.set(m.messageId, receiptHandle);
     return {
       messageId: m.messageId,
-      receiptHandle: randomBytes(48).toString('base64'),
+      receiptHandle,
       body: m.body,
       attributes: {
         ApproximateReceiveCount: String(m.receiveCount),
@@ -264,7 +289,10 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
     let failed: Set<string>;
     let error: string | undefined;
     try {
-      const result: unknown = await handler(event, localLambdaContext(functionName, visibilityTimeoutMs));
+      const result: unknown = await handler(
+        event,
+        localLambdaContext(functionName, options.functionTimeoutMs ?? visibilityTimeoutMs),
+      );
       failed = failedIds(result, batch);
     } catch (thrown) {
       failed = new Set(batch.map((m) => m.messageId));
@@ -273,14 +301,18 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
     const now = Date.now();
     for (const m of batch) {
       handling.delete(m.messageId);
+      const override = visibilityOverrides.get(m.messageId);
+      visibilityOverrides.delete(m.messageId);
       if (!failed.has(m.messageId)) {
         state.messages = state.messages.filter((x) => x !== m);
         state.delivered += 1;
+        forgetReceipt(m.messageId);
         continue;
       }
       if (error !== undefined) m.lastError = error;
       if (m.receiveCount >= maxReceiveCount) {
         state.messages = state.messages.filter((x) => x !== m);
+        forgetReceipt(m.messageId);
         state.deadLetters.push({
           messageId: m.messageId,
           body: m.body,
@@ -291,7 +323,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
           ...(m.lastError !== undefined && { lastError: m.lastError }),
         });
       } else {
-        m.visibleAt = now + Math.min(visibilityTimeoutMs * 2 ** (m.receiveCount - 1), maxBackoffMs);
+        m.visibleAt = override ?? now + Math.min(visibilityTimeoutMs * 2 ** (m.receiveCount - 1), maxBackoffMs);
       }
     }
     if (failed.size > 0) options.onError?.({ messageIds: [...failed], ...(error !== undefined && { error }) });
@@ -348,6 +380,20 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       });
       changed();
       return Promise.resolve(messageId);
+    },
+    changeVisibility: (receiptHandle, timeoutMs) => {
+      const messageId = receipts.get(receiptHandle);
+      const m = messageId === undefined ? undefined : state.messages.find((x) => x.messageId === messageId);
+      if (!m) return 'invalid-receipt';
+      const now = Date.now();
+      if (handling.has(m.messageId)) {
+        visibilityOverrides.set(m.messageId, now + timeoutMs);
+        return 'changed';
+      }
+      if (m.visibleAt <= now) return 'not-in-flight';
+      m.visibleAt = now + timeoutMs;
+      changed();
+      return 'changed';
     },
     deadLetters: () => state.deadLetters.map((d) => ({ ...d })),
     redrive: (messageIds) => {

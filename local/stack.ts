@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBStreamHandler, SQSHandler } from 'aws-lambda';
 import { routes } from '../lib/api-routes';
+import { backgroundFunctions } from '../lib/functions';
 import { tables, type TableKey } from '../lib/table-definitions';
 import type { RuntimeConfig } from '../rules/runtime-config';
 import { startApiAdapter, type ApiAdapter } from './api-adapter';
@@ -16,9 +17,10 @@ import { readJson } from './http-util';
 import { renderOutbox } from './outbox-page';
 import { freePort } from './ports';
 import { createLocalQueue, type LocalQueue } from './queue';
+import { startSqsEndpoint } from './sqs-endpoint';
 import { startStreamPoller } from './stream-poller';
 import { startWebhookSink, type WebhookSink } from './webhook-sink';
-import { startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
+import { sandboxFaultModes, startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
 
 export interface LocalStack {
   readonly appUrl: string;
@@ -29,6 +31,8 @@ export interface LocalStack {
   readonly tableNames: TableNames;
   readonly whatsAppUrl: string;
   readonly webhookSinkUrl: string;
+  /** The outbound queue's URL at the local SQS endpoint (what OUTBOUND_QUEUE_URL holds). */
+  readonly outboundQueueUrl: string;
   readonly admin: { readonly email: string; readonly password: string };
   /** The stand-ins themselves, for tests in the same process. */
   readonly whatsApp: WhatsAppSandbox;
@@ -47,6 +51,7 @@ function functionEnvironment(parts: {
   captchaUrl: string;
   webhookUrl: string;
   outboundQueueUrl: string;
+  retryBaseSeconds: number;
 }): Record<string, string> {
   const env: Record<string, string> = {
     STAGE: 'local',
@@ -57,11 +62,16 @@ function functionEnvironment(parts: {
     WHATSAPP_API_BASE_URL: parts.whatsAppUrl,
     CAPTCHA_VERIFY_URL: `${parts.captchaUrl}/recaptcha/api/siteverify`,
     OUTBOUND_QUEUE_URL: parts.outboundQueueUrl,
+    OUTBOUND_RETRY_BASE_SECONDS: String(parts.retryBaseSeconds),
+    // The sandbox, like Meta, refuses the welcome template without its header video.
+    WHATSAPP_WELCOME_VIDEO_URL: localWelcomeVideoUrl,
     LOCAL_SECRETS: JSON.stringify({ ...localSecrets, webhookUrl: parts.webhookUrl }),
   };
   for (const key of Object.keys(tables) as TableKey[]) env[tables[key].envVar] = parts.tableNames[key];
   return env;
 }
+
+const localWelcomeVideoUrl = 'https://www.example.com/membership/welcome.mp4';
 
 function send(res: ServerResponse, status: number, type: string, body: string): true {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -113,8 +123,30 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
     const captcha = await startCaptchaStandIn({ port: await freePort(), secret: localSecrets.recaptchaSecret });
     stops.push(() => captcha.close());
 
+    const outbound = createLocalQueue({
+      name: 'outbound',
+      visibilityTimeoutMs: config.LOCAL_QUEUE_VISIBILITY_MS,
+      maxReceiveCount: 5,
+      functionTimeoutMs: backgroundFunctions.outboundConsumer.timeoutSeconds * 1000,
+      handler: async (event, context) => {
+        const module = (await import(handlerModule('outbound-consumer'))) as { handler: SQSHandler };
+        return (await module.handler(event, context, () => undefined)) ?? undefined;
+      },
+      onError: ({ messageIds, error }) =>
+        log(
+          `outbound queue: ${messageIds.length} message(s) failed${error ? `: ${error}` : ''}; ` +
+            'retried with backoff, then kept in the dead letters (/dev/queue.json)',
+        ),
+      ...(persistent && { persistFile: join(dataDir, 'outbound-queue.json') }),
+    });
+    // The Lambda code sends with the real SQS client, to this endpoint.
+    const sqs = await startSqsEndpoint({ port: await freePort(), queues: { outbound } });
+    stops.push(() => sqs.close());
+    // Stopped before the endpoint closes: a last batch may still change a visibility.
+    stops.push(async () => outbound.stop());
+    const outboundQueueUrl = sqs.queueUrl(outbound.name);
+
     const apiPort = await freePort();
-    const outboundQueueUrl = `http://127.0.0.1:${apiPort}/dev/sqs/outbound`;
     Object.assign(
       process.env,
       functionEnvironment({
@@ -124,21 +156,12 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
         captchaUrl: captcha.url,
         webhookUrl: `${sink.url}/hooks/application`,
         outboundQueueUrl,
+        // Whole seconds (SQS's unit), the same curve as the local queue's own backoff;
+        // below one second the consumer leaves the delay to the queue.
+        retryBaseSeconds: Math.floor(config.LOCAL_QUEUE_VISIBILITY_MS / 1000),
       }),
     );
-
-    const outbound = createLocalQueue({
-      name: 'outbound',
-      visibilityTimeoutMs: 30_000,
-      maxReceiveCount: 5,
-      handler: async (event, context) => {
-        const module = (await import(handlerModule('outbound-consumer'))) as { handler: SQSHandler };
-        return (await module.handler(event, context, () => undefined)) ?? undefined;
-      },
-      ...(persistent && { persistFile: join(dataDir, 'outbound-queue.json') }),
-    });
     outbound.start();
-    stops.push(async () => outbound.stop());
 
     const poller = await startStreamPoller({
       endpoint: dynamo.endpoint,
@@ -172,6 +195,27 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
         if (!Number.isFinite(offset)) return send(res, 400, 'application/json', '{"message":"offsetMs must be a number"}');
         process.env.LOCAL_CLOCK_OFFSET_MS = String(offset);
         return send(res, 200, 'application/json', JSON.stringify({ offsetMs: offset }));
+      }
+      if (req.method === 'POST' && url.pathname === '/dev/whatsapp/fail') {
+        // Arms the sandbox so that the next send(s) fail, to see the visitor's message (e2e).
+        const body = await readJson(req);
+        const value = (body.ok ? body.value : undefined) as { mode?: unknown; times?: unknown } | undefined;
+        const mode = sandboxFaultModes.find((m) => m === value?.mode);
+        const times = value?.times === undefined ? 1 : Number(value.times);
+        if (!mode || !Number.isInteger(times) || times < 1) {
+          return send(res, 400, 'application/json', JSON.stringify({ message: `mode must be one of ${sandboxFaultModes.join(', ')}` }));
+        }
+        whatsApp.failNext({ mode, times });
+        return send(res, 200, 'application/json', JSON.stringify({ mode, times }));
+      }
+      if (req.method === 'POST' && url.pathname === '/dev/whatsapp/reset') {
+        // Empties the outbox and disarms faults: a test file leaves the stand-ins as it found them.
+        whatsApp.reset();
+        return send(res, 200, 'application/json', '{"ok":true}');
+      }
+      if (req.method === 'POST' && url.pathname === '/dev/webhooks/reset') {
+        sink.reset();
+        return send(res, 200, 'application/json', '{"ok":true}');
       }
       if (req.method !== 'GET') return false;
       switch (url.pathname) {
@@ -225,6 +269,7 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       tableNames,
       whatsAppUrl: whatsApp.url,
       webhookSinkUrl: sink.url,
+      outboundQueueUrl,
       admin,
       whatsApp,
       sink,

@@ -73,7 +73,7 @@ export function makeHandler(deps: OtpRequestDeps) {
       await (await deps.gateway()).sendOtp(phone, code);
     } catch (error) {
       const appError = otpSendError(error);
-      logger.warn('OTP send failed', { phone: maskPhone(phone), code: appError.code, providerCode: appError.details.providerCode });
+      logger.warn('OTP send failed', { phone: maskPhone(phone), errorCode: appError.code, providerCode: appError.details.providerCode });
       throw appError;
     }
     logger.info('OTP sent', { phone: maskPhone(phone) });

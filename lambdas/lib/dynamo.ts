@@ -2,9 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BaseEnv } from './env';
 
-/** One document client per container, pointed at DynamoDB Local in local mode. */
-export function makeDocumentClient(env: BaseEnv): DynamoDBDocumentClient {
-  const client = new DynamoDBClient(
+/** A low-level client pointed at DynamoDB Local in local mode (Powertools idempotency takes this one). */
+export function makeDynamoClient(env: BaseEnv): DynamoDBClient {
+  return new DynamoDBClient(
     env.APP_MODE === 'local' && env.DYNAMODB_ENDPOINT
       ? {
           endpoint: env.DYNAMODB_ENDPOINT,
@@ -13,7 +13,11 @@ export function makeDocumentClient(env: BaseEnv): DynamoDBDocumentClient {
         }
       : { region: env.AWS_REGION },
   );
-  return DynamoDBDocumentClient.from(client, {
+}
+
+/** One document client per container, pointed at DynamoDB Local in local mode. */
+export function makeDocumentClient(env: BaseEnv): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(makeDynamoClient(env), {
     marshallOptions: { removeUndefinedValues: true },
   });
 }

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+// The automation workflow's webhook: each application, as the spec's payload plus
+// `application_id`, POSTed as JSON with HTTP basic auth. Callers see typed failures;
+// the URL and the credentials never appear in an error.
+
+export interface WebhookConfig {
+  /** Empty means "not configured": every delivery fails, so nothing is silently dropped. */
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  readonly timeoutMs: number;
+}
+
+export type WebhookFailure = 'not-configured' | 'timeout' | 'network' | 'http';
+
+export class WebhookError extends Error {
+  constructor(
+    readonly failure: WebhookFailure,
+    readonly status?: number,
+  ) {
+    super(`Webhook delivery failed: ${failure}${status !== undefined ? ` (HTTP ${status})` : ''}`);
+    this.name = 'WebhookError';
+  }
+}
+
+/** What the stored application item must hold for the webhook; parsed, never cast. */
+const storedApplicationSchema = z.object({
+  id: z.string().min(1),
+  phone_number: z.string().min(1),
+  alternate_phone_number: z.string().optional(),
+  name: z.string(),
+  email: z.string().optional(),
+  gender: z.string(),
+  date_of_birth: z.string(),
+  revenue_district: z.string(),
+  assembly_constituency: z.string(),
+  education: z.string(),
+  specialization: z.string().optional(),
+  occupation: z.string(),
+  address: z.string().optional(),
+  is_already_member: z.boolean(),
+  motivation: z.string(),
+  application_status: z.string(),
+  submitted_at: z.string(),
+  updated_at: z.string().optional(),
+});
+
+/** The webhook body: the spec's application fields (no index keys, no consent record) plus `application_id`. */
+export interface WebhookPayload {
+  readonly id: string;
+  readonly application_id: string;
+  readonly phone_number: string;
+  readonly alternate_phone_number: string | null;
+  readonly name: string;
+  readonly email: string | null;
+  readonly gender: string;
+  readonly date_of_birth: string;
+  readonly revenue_district: string;
+  readonly assembly_constituency: string;
+  readonly education: string;
+  readonly specialization: string | null;
+  readonly occupation: string;
+  readonly address: string | null;
+  readonly is_already_member: boolean;
+  /** Not asked any more; always false so that existing consumers keep working. */
+  readonly want_to_volunteer: false;
+  readonly want_to_join_and_volunteer: false;
+  readonly motivation: string;
+  readonly application_status: string;
+  readonly submitted_at: string;
+  readonly updated_at: string;
+}
+
+/** Builds the webhook body from a stored application item; throws when the item lacks a field. */
+export function applicationWebhookPayload(item: unknown): WebhookPayload {
+  const result = storedApplicationSchema.safeParse(item);
+  if (!result.success) {
+    // Field names only: the values are personal data.
+    throw new Error(
+      `Stored application is missing fields: ${result.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+    );
+  }
+  const a = result.data;
+  return {
+    id: a.id,
+    application_id: a.id,
+    phone_number: a.phone_number,
+    alternate_phone_number: a.alternate_phone_number ?? null,
+    name: a.name,
+    email: a.email ?? null,
+    gender: a.gender,
+    date_of_birth: a.date_of_birth,
+    revenue_district: a.revenue_district,
+    assembly_constituency: a.assembly_constituency,
+    education: a.education,
+    specialization: a.specialization ?? null,
+    occupation: a.occupation,
+    address: a.address ?? null,
+    is_already_member: a.is_already_member,
+    want_to_volunteer: false,
+    want_to_join_and_volunteer: false,
+    motivation: a.motivation,
+    application_status: a.application_status,
+    submitted_at: a.submitted_at,
+    updated_at: a.updated_at ?? a.submitted_at,
+  };
+}
+
+export interface WebhookClient {
+  /** Resolves with the HTTP status of a 2xx answer; anything else throws a WebhookError. */
+  deliver(payload: WebhookPayload): Promise<{ status: number }>;
+}
+
+export function makeWebhookClient(config: WebhookConfig, fetchImpl: typeof fetch = fetch): WebhookClient {
+  return {
+    async deliver(payload) {
+      if (!config.url) throw new WebhookError('not-configured');
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (config.username || config.password) {
+        headers.authorization = `Basic ${Buffer.from(`${config.username}:${config.password}`, 'utf8').toString('base64')}`;
+      }
+      let response: Response;
+      try {
+        response = await fetchImpl(config.url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(payload),
+          // A redirect is an answer we do not understand, and following it could carry
+          // the credentials elsewhere: it counts as a failure.
+          redirect: 'manual',
+          signal: AbortSignal.timeout(config.timeoutMs),
+        });
+      } catch (error) {
+        const name = (error as Error | undefined)?.name;
+        throw new WebhookError(name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network');
+      }
+      // Read the answer so that the connection is released; its content is not needed,
+      // and a broken body after the status line does not undo a delivery.
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.status < 200 || response.status > 299) throw new WebhookError('http', response.status);
+      return { status: response.status };
+    },
+  };
+}
