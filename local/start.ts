@@ -1,10 +1,23 @@
 // `npm start`: the whole product on this machine, no AWS account needed.
+import { removeLocalEndpoints, writeLocalEndpoints } from '../ops/target';
 import { localConfigSchema } from './config';
 import { startLocalStack } from './stack';
+
+// Node 20 is supported; the SDK's notice about its future Node 22 requirement is in the README.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const config = localConfigSchema.parse(process.env);
 const started = Date.now();
 const stack = await startLocalStack(config, (line) => process.stdout.write(`[api] ${line}\n`));
+// Operator commands (`npm run staff`, `npm run import`, ...) find the stack through this file.
+writeLocalEndpoints(config.LOCAL_DATA_DIR, {
+  dynamoDbEndpoint: stack.dynamoDbEndpoint,
+  cognitoEndpoint: stack.cognitoEndpoint,
+  userPoolId: stack.pool.userPoolId,
+  userPoolClientId: stack.pool.clientId,
+  outboundQueueUrl: stack.outboundQueueUrl,
+  tableNames: stack.tableNames,
+});
 
 process.stdout.write(`
   Membership site, local mode (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
@@ -27,6 +40,7 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   process.stdout.write('Stopping...\n');
+  removeLocalEndpoints(config.LOCAL_DATA_DIR);
   stack.stop().then(
     () => process.exit(0),
     () => process.exit(1),

@@ -1,0 +1,141 @@
+// `npm run staff -- create --email X --group admin|viewer` (also `list`, `disable --email X`)
+// against the running local stack, or a deployed stage with `--stage NAME`.
+import { randomInt } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminDisableUserCommand,
+  AdminListGroupsForUserCommand,
+  CognitoIdentityProviderClient,
+  ListUsersCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { z } from 'zod';
+import { clientOptions, resolveTarget, type Target } from './target';
+
+// Node 20 is supported; the SDK's notice about its future Node 22 requirement is in the README.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const usage = `Usage:
+  npm run staff -- create --email someone@example.org --group admin|viewer [--stage NAME]
+  npm run staff -- list [--stage NAME]
+  npm run staff -- disable --email someone@example.org [--stage NAME]
+Without --stage the command acts on the local stack started by \`npm start\`.`;
+
+/** A temporary password meeting the pool's policy; Cognito asks for a new one at first sign-in. */
+export function temporaryPassword(): string {
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#%+-=?@'];
+  const all = sets.join('');
+  const chars = sets.map((set) => set[randomInt(set.length)]!);
+  while (chars.length < 16) chars.push(all[randomInt(all.length)]!);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
+  }
+  return chars.join('');
+}
+
+export async function createStaff(
+  target: Target,
+  client: CognitoIdentityProviderClient,
+  email: string,
+  group: 'admin' | 'viewer',
+): Promise<{ temporaryPassword?: string }> {
+  // Cognito e-mails the temporary password in AWS; cognito-local sends no mail, so the
+  // command sets one and prints it.
+  const password = target.local ? temporaryPassword() : undefined;
+  await client.send(
+    new AdminCreateUserCommand({
+      UserPoolId: target.userPoolId,
+      Username: email,
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+      DesiredDeliveryMediums: ['EMAIL'],
+      ...(password && { TemporaryPassword: password, MessageAction: 'SUPPRESS' }),
+    }),
+  );
+  await client.send(new AdminAddUserToGroupCommand({ UserPoolId: target.userPoolId, Username: email, GroupName: group }));
+  return password ? { temporaryPassword: password } : {};
+}
+
+export async function listStaff(target: Target, client: CognitoIdentityProviderClient) {
+  const users: { email: string; status: string; enabled: boolean; groups: string[] }[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListUsersCommand({ UserPoolId: target.userPoolId, PaginationToken: token }));
+    for (const user of page.Users ?? []) {
+      const groups = await client.send(
+        new AdminListGroupsForUserCommand({ UserPoolId: target.userPoolId, Username: user.Username! }),
+      );
+      users.push({
+        email: user.Attributes?.find((a) => a.Name === 'email')?.Value ?? user.Username ?? '',
+        status: user.UserStatus ?? '',
+        enabled: user.Enabled ?? true,
+        groups: (groups.Groups ?? []).map((g) => g.GroupName ?? ''),
+      });
+    }
+    token = page.PaginationToken;
+  } while (token);
+  return users;
+}
+
+const argsSchema = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('create'), email: z.email(), group: z.enum(['admin', 'viewer']), stage: z.string().optional() }),
+  z.object({ command: z.literal('list'), stage: z.string().optional() }),
+  z.object({ command: z.literal('disable'), email: z.email(), stage: z.string().optional() }),
+]);
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    options: { email: { type: 'string' }, group: { type: 'string' }, stage: { type: 'string' }, help: { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  const parsed = argsSchema.safeParse({ ...values, command: positionals[0] });
+  if (values.help || !parsed.success) {
+    process.stderr.write(`${parsed.success ? '' : `${z.prettifyError(parsed.error)}\n\n`}${usage}\n`);
+    return values.help ? 0 : 2;
+  }
+  const args = parsed.data;
+  const target = await resolveTarget(args.stage);
+  const client = new CognitoIdentityProviderClient(clientOptions(target, target.cognitoEndpoint));
+  try {
+    switch (args.command) {
+      case 'create': {
+        const result = await createStaff(target, client, args.email, args.group);
+        process.stdout.write(`Created ${args.email} (${args.group}) in ${target.name}.\n`);
+        process.stdout.write(
+          result.temporaryPassword
+            ? `Temporary password: ${result.temporaryPassword}\nA new password is asked at first sign-in.\n`
+            : 'Cognito has e-mailed a temporary password; a new one is asked at first sign-in.\n',
+        );
+        return 0;
+      }
+      case 'list': {
+        const users = await listStaff(target, client);
+        for (const u of users) {
+          process.stdout.write(`${u.email}\t${u.groups.join(',') || '(no group)'}\t${u.status}${u.enabled ? '' : '\tDISABLED'}\n`);
+        }
+        process.stdout.write(`${users.length} staff user(s) in ${target.name}.\n`);
+        return 0;
+      }
+      case 'disable':
+        await client.send(new AdminDisableUserCommand({ UserPoolId: target.userPoolId, Username: args.email }));
+        process.stdout.write(`Disabled ${args.email} in ${target.name}. They can no longer sign in.\n`);
+        return 0;
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().then(
+    (code) => process.exit(code),
+    (error: Error) => {
+      process.stderr.write(`${error.name}: ${error.message}\n`);
+      process.exit(1);
+    },
+  );
+}
