@@ -59,7 +59,7 @@ const localTarget = (dataDir: string): Target => {
     userPoolId: endpoints.userPoolId,
     userPoolClientId: endpoints.userPoolClientId,
     outboundQueueUrl: endpoints.outboundQueueUrl,
-    tableNames: endpoints.tableNames as Record<TableKey, string>,
+    tableNames: endpoints.tableNames,
   };
 };
 

@@ -27,3 +27,58 @@ export function findDistrict(id: string): District | undefined {
 export function constituencyBelongsTo(districtId: string, constituencyNo: number): boolean {
   return findDistrict(districtId)?.constituencies.some((c) => c.no === constituencyNo) ?? false;
 }
+
+// Spellings seen in older exports and in common use, normalised (lower case, no spaces
+// or punctuation), mapped to the reference name.
+const districtAliases: Record<string, string> = {
+  kanyakumari: 'Kanniyakumari',
+  trichy: 'Tiruchirappalli',
+  tiruchi: 'Tiruchirappalli',
+  tiruchirapalli: 'Tiruchirappalli',
+  trichirappalli: 'Tiruchirappalli',
+  tiruchchirappalli: 'Tiruchirappalli',
+  thenilgiris: 'Nilgiris',
+  ooty: 'Nilgiris',
+  tuticorin: 'Thoothukudi',
+  thoothukkudi: 'Thoothukudi',
+  kanchipuram: 'Kancheepuram',
+  villupuram: 'Viluppuram',
+  thiruvallur: 'Tiruvallur',
+  thiruvarur: 'Tiruvarur',
+  thirunelveli: 'Tirunelveli',
+  nellai: 'Tirunelveli',
+  tirupur: 'Tiruppur',
+  thiruppur: 'Tiruppur',
+  tirupattur: 'Tirupathur',
+  thirupathur: 'Tirupathur',
+  thiruvannamalai: 'Tiruvannamalai',
+  sivagangai: 'Sivaganga',
+  pudukottai: 'Pudukkottai',
+  ramnad: 'Ramanathapuram',
+  kovai: 'Coimbatore',
+  madras: 'Chennai',
+};
+
+const normalise = (s: string) => s.normalize('NFC').toLowerCase().replace(/[\s.\-()'’]+/g, '');
+
+const districtByKey = new Map<string, District>();
+for (const d of districts) {
+  districtByKey.set(normalise(d.en), d);
+  districtByKey.set(normalise(d.ta), d);
+  districtByKey.set(normalise(d.id), d);
+}
+for (const [alias, name] of Object.entries(districtAliases)) {
+  const d = districts.find((x) => x.en === name);
+  if (d) districtByKey.set(alias, d);
+}
+
+/** The district a name refers to, in any case, in Tamil, or by a common alternative spelling. */
+export function matchDistrict(name: string): District | undefined {
+  return districtByKey.get(normalise(name));
+}
+
+/** The district's constituency a name refers to (English or Tamil, any case). */
+export function matchConstituency(district: District, name: string): Constituency | undefined {
+  const key = normalise(name);
+  return district.constituencies.find((c) => normalise(c.en) === key || normalise(c.ta) === key);
+}

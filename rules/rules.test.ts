@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ageOn, latestBirthDateForMinimumAge } from './age';
-import { constituencyBelongsTo, districts } from './districts';
+import { constituencyBelongsTo, districts, matchConstituency, matchDistrict } from './districts';
 import { istDay, istEndOfDay, istStartOfDay, parseDate } from './ist';
 import { isValidMobile, maskPhone, sanitizeMobileInput, toStoredPhone } from './phone';
 
@@ -66,5 +66,25 @@ describe('IST dates and age', () => {
     expect(latestBirthDateForMinimumAge(new Date('2026-11-20T19:00:00Z'))).toBe('2008-11-21');
     expect(latestBirthDateForMinimumAge(new Date('2026-02-28T12:00:00Z'))).toBe('2008-02-28');
     expect(latestBirthDateForMinimumAge(new Date('2028-02-29T12:00:00Z'))).toBe('2010-02-28');
+  });
+});
+
+describe('district matching for imports', () => {
+  it.each([
+    ['Kanyakumari', 'Kanniyakumari'],
+    ['TRICHY', 'Tiruchirappalli'],
+    ['The Nilgiris', 'Nilgiris'],
+    ['Tuticorin', 'Thoothukudi'],
+    ['chennai', 'Chennai'],
+    ['மதுரை', 'Madurai'],
+  ])('%s is %s', (name, en) => {
+    expect(matchDistrict(name)?.en).toBe(en);
+  });
+  it('knows no made-up district, and matches constituencies within their district only', () => {
+    expect(matchDistrict('Gotham')).toBeUndefined();
+    const chennai = matchDistrict('Chennai')!;
+    const first = chennai.constituencies[0]!;
+    expect(matchConstituency(chennai, first.en.toUpperCase())?.no).toBe(first.no);
+    expect(matchConstituency(matchDistrict('Madurai')!, first.en)).toBeUndefined();
   });
 });

@@ -48,12 +48,21 @@ export function toStoredItem(application: NewApplication, status: ApplicationSta
     application_status: status,
     updated_at: application.submitted_at,
   };
+  return { ...stored, ...indexKeys(stored) };
+}
+
+/** The keys of the listing indexes (lib/table-definitions.ts), derived from the fields. */
+export function indexKeys(a: {
+  id: string;
+  submitted_at: string;
+  revenue_district?: string;
+  application_status: ApplicationStatus;
+}) {
   return {
-    ...stored,
-    pk: applicationKey(application.id),
+    pk: applicationKey(a.id),
     list_pk: 'APP',
-    submitted_sort: `${application.submitted_at}#${application.id}`,
-    district_status: `${application.revenue_district}#${status}`,
+    submitted_sort: `${a.submitted_at}#${a.id}`,
+    district_status: `${a.revenue_district ?? 'Unknown'}#${a.application_status}`,
   };
 }
 

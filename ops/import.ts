@@ -1,0 +1,164 @@
+// `npm run import -- --file old.csv [--stage NAME]`: loads applications exported from the
+// first version. Every row is checked (rules/legacy-import.ts); rejected rows are listed
+// with their line and reasons; valid rows keep their id, status and submitted_at. Running
+// it twice creates nothing new: a row whose id is already stored is counted as present.
+import { createReadStream } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { parse } from 'csv-parse';
+import { indexKeys, phoneGuardKey } from '../lambdas/adapters/applications';
+import { legacyColumns, type LegacyApplication, parseLegacyRow } from '../rules/legacy-import';
+import { clientOptions, resolveTarget } from './target';
+
+// Node 20 is supported; the SDK's notice about its future Node 22 requirement is in the README.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+export interface ImportSummary {
+  read: number;
+  imported: number;
+  alreadyPresent: number;
+  rejected: { line: number; reasons: string[] }[];
+}
+
+export interface CsvRow {
+  readonly line: number;
+  readonly record: Record<string, string>;
+}
+
+/** CSV records with the line each starts on; UTF-8 with or without a byte-order mark. */
+export async function* readCsv(path: string): AsyncGenerator<CsvRow> {
+  const parser = createReadStream(path).pipe(
+    parse({ bom: true, columns: (header: string[]) => header.map((h) => h.trim()), info: true, skip_empty_lines: true, relax_column_count: true }),
+  );
+  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    yield { line: info.lines, record };
+  }
+}
+
+type WriteOutcome = { kind: 'imported' } | { kind: 'present' } | { kind: 'phone-taken'; by: string };
+
+async function writeOne(db: DynamoDBDocumentClient, tableName: string, app: LegacyApplication): Promise<WriteOutcome> {
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            // The number's guard: free, or already held by this same application (a re-run).
+            Put: {
+              TableName: tableName,
+              Item: { pk: phoneGuardKey(app.phone_number), application_id: app.id, created_at: app.submitted_at },
+              ConditionExpression: 'attribute_not_exists(pk) OR application_id = :id',
+              ExpressionAttributeValues: { ':id': app.id },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...app, ...indexKeys(app), source: 'import' },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return { kind: 'imported' };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const [guard, application] = error.CancellationReasons ?? [];
+    if (guard?.Code === 'ConditionalCheckFailed') return { kind: 'phone-taken', by: guard.Item?.application_id?.S ?? 'another application' };
+    if (application?.Code === 'ConditionalCheckFailed') return { kind: 'present' };
+    throw error;
+  }
+}
+
+export async function importApplications(options: {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+  rows: AsyncIterable<CsvRow>;
+  concurrency?: number;
+  onProgress?: (summary: ImportSummary) => void;
+}): Promise<ImportSummary> {
+  const summary: ImportSummary = { read: 0, imported: 0, alreadyPresent: 0, rejected: [] };
+  const seenIds = new Map<string, number>();
+  const seenPhones = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
+  const concurrency = options.concurrency ?? 16;
+  let checkedHeader = false;
+
+  for await (const { line, record } of options.rows) {
+    if (!checkedHeader) {
+      const missing = legacyColumns.filter((c) => !(c in record) && ['id', 'phone_number', 'name', 'submitted_at'].includes(c));
+      if (missing.length > 0) throw new Error(`The file has no column ${missing.join(', ')}: expected the columns of the first version's export.`);
+      checkedHeader = true;
+    }
+    summary.read += 1;
+    const parsed = parseLegacyRow(record);
+    if (!parsed.ok) {
+      summary.rejected.push({ line, reasons: parsed.reasons });
+      continue;
+    }
+    const app = parsed.value;
+    const sameId = seenIds.get(app.id);
+    const samePhone = seenPhones.get(app.phone_number);
+    if (sameId !== undefined || samePhone !== undefined) {
+      summary.rejected.push({
+        line,
+        reasons: [sameId !== undefined ? `id repeats line ${sameId}` : `phone_number repeats line ${samePhone}`],
+      });
+      continue;
+    }
+    seenIds.set(app.id, line);
+    seenPhones.set(app.phone_number, line);
+
+    const task = writeOne(options.db, options.tableName, app).then((outcome) => {
+      if (outcome.kind === 'imported') summary.imported += 1;
+      else if (outcome.kind === 'present') summary.alreadyPresent += 1;
+      else summary.rejected.push({ line, reasons: [`phone_number already has application ${outcome.by}`] });
+      if ((summary.imported + summary.alreadyPresent) % 1000 === 0) options.onProgress?.(summary);
+    });
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+    if (inFlight.size >= concurrency) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  summary.rejected.sort((a, b) => a.line - b.line);
+  return summary;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { file: { type: 'string' }, stage: { type: 'string' } } });
+  if (!values.file) {
+    process.stderr.write('Usage: npm run import -- --file old.csv [--stage NAME]\n');
+    return 2;
+  }
+  const target = await resolveTarget(values.stage);
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient(clientOptions(target, target.dynamoDbEndpoint)), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const started = Date.now();
+  const progress = (s: ImportSummary) => {
+    const rate = Math.round((s.imported + s.alreadyPresent) / ((Date.now() - started) / 1000));
+    process.stderr.write(`\r${s.read.toLocaleString('en-IN')} rows read, ${s.imported.toLocaleString('en-IN')} imported (${rate}/s)   `);
+  };
+  const summary = await importApplications({ db, tableName: target.tableNames.applications, rows: readCsv(values.file), onProgress: progress });
+  db.destroy();
+  process.stderr.write('\n');
+  for (const r of summary.rejected) process.stdout.write(`line ${r.line}: ${r.reasons.join('; ')}\n`);
+  process.stdout.write(
+    `\n${summary.read} rows read into ${target.name}: ${summary.imported} imported, ${summary.alreadyPresent} already present, ${summary.rejected.length} rejected (${((Date.now() - started) / 1000).toFixed(1)} s).\n`,
+  );
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().then(
+    (code) => process.exit(code),
+    (error: Error) => {
+      process.stderr.write(`${error.name}: ${error.message}\n`);
+      process.exit(1);
+    },
+  );
+}
