@@ -13,6 +13,8 @@ export interface RouteDefinition {
   readonly access: RouteAccess;
   /** Tables the handler reads or writes: the least-privilege grants. */
   readonly tables: readonly { table: string; access: 'read' | 'write' | 'readwrite' }[];
+  /** Staff routes that change data: admins only (the handler checks; tests hold it to this flag). */
+  readonly adminOnly?: boolean;
   /** Reads the stage's secrets (provider credentials and keys) at cold start. */
   readonly secrets?: boolean;
   /** Sends to the outbound queue. */
@@ -65,5 +67,61 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'admin-me',
     access: 'staff',
     tables: [],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/applications',
+    handler: 'applications-list',
+    access: 'staff',
+    tables: [{ table: 'applications', access: 'read' }],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/applications/{id}',
+    handler: 'application-detail',
+    access: 'staff',
+    tables: [
+      { table: 'applications', access: 'read' },
+      { table: 'audit', access: 'read' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/applications/status',
+    handler: 'applications-status',
+    access: 'staff',
+    adminOnly: true,
+    tables: [
+      { table: 'applications', access: 'readwrite' },
+      { table: 'audit', access: 'write' },
+    ],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/applications/{id}',
+    handler: 'application-erase',
+    access: 'staff',
+    adminOnly: true,
+    tables: [
+      { table: 'applications', access: 'readwrite' },
+      { table: 'audit', access: 'readwrite' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/exports',
+    handler: 'exports-start',
+    access: 'staff',
+    tables: [
+      { table: 'applications', access: 'read' },
+      { table: 'audit', access: 'write' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/exports/{id}/complete',
+    handler: 'exports-complete',
+    access: 'staff',
+    tables: [{ table: 'audit', access: 'write' }],
   },
 ];

@@ -51,18 +51,25 @@ export function toStoredItem(application: NewApplication, status: ApplicationSta
   return { ...stored, ...indexKeys(stored) };
 }
 
-/** The keys of the listing indexes (lib/table-definitions.ts), derived from the fields. */
+/**
+ * Attributes derived from the fields: the keys of the listing indexes
+ * (lib/table-definitions.ts) and the lower-case text that the dashboard search reads.
+ */
 export function indexKeys(a: {
   id: string;
   submitted_at: string;
   revenue_district?: string;
   application_status: ApplicationStatus;
+  name: string;
+  phone_number: string;
+  email?: string;
 }) {
   return {
     pk: applicationKey(a.id),
     list_pk: 'APP',
     submitted_sort: `${a.submitted_at}#${a.id}`,
     district_status: `${a.revenue_district ?? 'Unknown'}#${a.application_status}`,
+    search_text: [a.name, a.phone_number, a.email ?? ''].join('\n').toLowerCase(),
   };
 }
 

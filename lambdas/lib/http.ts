@@ -77,6 +77,20 @@ export function parseBody<T extends z.ZodType>(event: APIGatewayProxyEventV2, sc
   return result.data;
 }
 
+/** Validates the query string; repeated keys arrive comma-joined, as API Gateway joins them. */
+export function parseQuery<T extends z.ZodType>(event: APIGatewayProxyEventV2, schema: T): z.infer<T> {
+  const result = schema.safeParse(event.queryStringParameters ?? {});
+  if (!result.success) throw new AppError('VALIDATION_FAILED', { fields: fieldCodes(result.error.issues) });
+  return result.data;
+}
+
+/** A path parameter, bounded; a missing or odd one is a 404, as for an unknown id. */
+export function pathParameter(event: APIGatewayProxyEventV2, name: string): string {
+  const value = event.pathParameters?.[name];
+  if (!value || value.length > 100 || !/^[\w-]+$/.test(value)) throw new AppError('NOT_FOUND');
+  return value;
+}
+
 /** Field path -> stable code. Schemas name the code of a field error as its message. */
 export function fieldCodes(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
   const fields: Record<string, string> = {};

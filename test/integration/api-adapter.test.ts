@@ -96,6 +96,12 @@ describe.each(staffRoutes)('staff route $method $path', (route) => {
     expect((await call(await signWithLocalPoolKey({ ...claims(), iss: `${cognitoEndpoint}/local_other` }))).status).toBe(401);
     expect((await call(await signWithLocalPoolKey({ ...claims(), aud: 'another-client' }))).status).toBe(401);
   });
+  it.runIf(route.adminOnly)('refuses a viewer (403): only admins change data', async () => {
+    const token = await signIn(cognitoEndpoint, pool.clientId, testStaff.viewer);
+    const response = await call(token);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
+  });
   it('refuses a signed-in user in no staff group (403)', async () => {
     const token = await signIn(cognitoEndpoint, pool.clientId, testStaff.nobody);
     const response = await call(token);

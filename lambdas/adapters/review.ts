@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { ApplicationStatus } from '../../rules/application';
+import { type AuditEntry, auditEntrySchema, type ApplicationFilters } from '../../rules/staff-api';
+import { applicationKey, phoneGuardKey } from './applications';
+
+// The review workflow's writes, each with its audit entry in the same transaction:
+// status changes (who, when, from, to, note), erasure on request (the record and its
+// guard go; only who erased which id and when is kept), and exports (who, when, which
+// filters, how many rows).
+
+export interface Actor {
+  readonly sub: string;
+  readonly email: string;
+}
+
+export interface ReviewStore {
+  changeStatus(id: string, status: ApplicationStatus, actor: Actor, now: Date, note?: string): Promise<'changed' | 'not-found'>;
+  auditOf(id: string): Promise<AuditEntry[]>;
+  erase(id: string, actor: Actor, now: Date): Promise<'erased' | 'not-found'>;
+  startExport(filters: ApplicationFilters, actor: Actor, now: Date): Promise<string>;
+  completeExport(exportId: string, rows: number, now: Date): Promise<'completed' | 'not-found'>;
+}
+
+const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
+
+export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applications: string; audit: string }): ReviewStore {
+  return {
+    async changeStatus(id, status, actor, now, note) {
+      // Optimistic: the update holds only if the status is still the one read, so the
+      // audit entry's "from" is always true. A concurrent change makes us read again.
+      for (let attempt = 1; ; attempt++) {
+        const current = await db.send(
+          new GetCommand({
+            TableName: tables.applications,
+            Key: { pk: applicationKey(id) },
+            ProjectionExpression: 'application_status, revenue_district',
+            ConsistentRead: true,
+          }),
+        );
+        if (!current.Item) return 'not-found';
+        const from = String(current.Item.application_status);
+        const district = typeof current.Item.revenue_district === 'string' ? current.Item.revenue_district : 'Unknown';
+        try {
+          await db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Update: {
+                    TableName: tables.applications,
+                    Key: { pk: applicationKey(id) },
+                    UpdateExpression: 'SET application_status = :to, updated_at = :now, district_status = :ds',
+                    ConditionExpression: 'application_status = :from',
+                    ExpressionAttributeValues: { ':to': status, ':from': from, ':now': now.toISOString(), ':ds': `${district}#${status}` },
+                  },
+                },
+                {
+                  Put: {
+                    TableName: tables.audit,
+                    Item: {
+                      pk: applicationKey(id),
+                      sk: auditKey(now),
+                      action: 'status',
+                      at: now.toISOString(),
+                      by: actor.email,
+                      by_sub: actor.sub,
+                      from,
+                      to: status,
+                      ...(note && { note }),
+                    },
+                  },
+                },
+              ],
+            }),
+          );
+          return 'changed';
+        } catch (error) {
+          if (!(error instanceof TransactionCanceledException) || attempt >= 5) throw error;
+        }
+      }
+    },
+
+    async auditOf(id) {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tables.audit,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': applicationKey(id) },
+          ScanIndexForward: false,
+          Limit: 200,
+        }),
+      );
+      return (result.Items ?? []).map((item) => auditEntrySchema.parse(item));
+    },
+
+    async erase(id, actor, now) {
+      const current = await db.send(
+        new GetCommand({ TableName: tables.applications, Key: { pk: applicationKey(id) }, ProjectionExpression: 'phone_number', ConsistentRead: true }),
+      );
+      if (!current.Item) return 'not-found';
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Delete: { TableName: tables.applications, Key: { pk: applicationKey(id) }, ConditionExpression: 'attribute_exists(pk)' } },
+              {
+                Delete: {
+                  TableName: tables.applications,
+                  Key: { pk: phoneGuardKey(String(current.Item.phone_number)) },
+                  ConditionExpression: 'attribute_not_exists(pk) OR application_id = :id',
+                  ExpressionAttributeValues: { ':id': id },
+                },
+              },
+              {
+                Put: {
+                  TableName: tables.audit,
+                  Item: { pk: 'ERASURES', sk: `${now.toISOString()}#${id}`, action: 'erase', application_id: id, at: now.toISOString(), by: actor.email, by_sub: actor.sub },
+                },
+              },
+            ],
+          }),
+        );
+      } catch (error) {
+        if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'not-found';
+        throw error;
+      }
+      // The earlier trail may hold notes about the person: it goes too.
+      const trail = await db.send(
+        new QueryCommand({
+          TableName: tables.audit,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': applicationKey(id) },
+          ProjectionExpression: 'pk, sk',
+        }),
+      );
+      const keys = trail.Items ?? [];
+      for (let i = 0; i < keys.length; i += 25) {
+        await db.send(
+          new BatchWriteCommand({
+            RequestItems: {
+              [tables.audit]: keys.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: String(k.pk), sk: String(k.sk) } } })),
+            },
+          }),
+        );
+      }
+      return 'erased';
+    },
+
+    async startExport(filters, actor, now) {
+      const exportId = randomUUID();
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tables.audit,
+                Item: { pk: 'EXPORTS', sk: exportId, action: 'export', at: now.toISOString(), by: actor.email, by_sub: actor.sub, filters, rows: null },
+              },
+            },
+          ],
+        }),
+      );
+      return exportId;
+    },
+
+    async completeExport(exportId, rows, now) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tables.audit,
+            Key: { pk: 'EXPORTS', sk: exportId },
+            UpdateExpression: 'SET #rows = :rows, completed_at = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#rows': 'rows' },
+            ExpressionAttributeValues: { ':rows': rows, ':now': now.toISOString() },
+          }),
+        );
+        return 'completed';
+      } catch (error) {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return 'not-found';
+        throw error;
+      }
+    },
+  };
+}

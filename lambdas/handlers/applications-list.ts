@@ -1,0 +1,33 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import type { ApplicationFilters, ListResponse } from '../../rules/staff-api';
+import { listQuerySchema } from '../../rules/staff-api';
+import { countApplications, listApplications, type ListPage } from '../adapters/application-list';
+import { httpHandler, json, parseQuery } from '../lib/http';
+import { requireStaff } from '../lib/staff';
+import { staffRuntime } from '../lib/staff-runtime';
+
+export interface ListDeps {
+  readonly list: (filters: ApplicationFilters, page: { pageSize: number; cursor?: string }) => Promise<ListPage>;
+  /** The exact number of rows matching the filters. */
+  readonly total: (filters: ApplicationFilters) => Promise<number>;
+}
+
+/** The dashboard's page of applications, filtered and searched on the server. */
+export function makeHandler(deps: ListDeps) {
+  return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
+    requireStaff(event);
+    const { pageSize, cursor, ...filters } = parseQuery(event, listQuerySchema);
+    const [page, total] = await Promise.all([
+      deps.list(filters, { pageSize, ...(cursor && { cursor }) }),
+      deps.total(filters),
+    ]);
+    const body: ListResponse = { items: page.items, total, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    return json(200, body);
+  });
+}
+
+const { db, tables } = staffRuntime();
+export const handler = makeHandler({
+  list: (filters, page) => listApplications(db, tables.applications, filters, page),
+  total: (filters) => countApplications(db, tables.applications, filters),
+});

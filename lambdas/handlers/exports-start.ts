@@ -1,0 +1,23 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import { exportStartRequestSchema } from '../../rules/staff-api';
+import { countApplications } from '../adapters/application-list';
+import { makeReviewStore } from '../adapters/review';
+import { systemClock } from '../lib/clock';
+import { httpHandler, json, parseBody } from '../lib/http';
+import { requireStaff } from '../lib/staff';
+import { staffRuntime } from '../lib/staff-runtime';
+
+/** Records an export in the audit trail before its pages are read; answers the row count. */
+const { db, tables } = staffRuntime();
+const review = makeReviewStore(db, tables);
+const clock = systemClock();
+
+export const handler = httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
+  const staff = requireStaff(event);
+  const { filters } = parseBody(event, exportStartRequestSchema);
+  const [exportId, total] = await Promise.all([
+    review.startExport(filters, staff, clock()),
+    countApplications(db, tables.applications, filters),
+  ]);
+  return json(201, { exportId, total });
+});

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { applicationStatuses } from './application';
+import { districts } from './districts';
+import { parseDate } from './ist';
+
+// Shapes of the staff API, shared by the handlers and the SPA.
+
+export const pageSizes = [10, 20, 50, 100] as const;
+/** Pages the export reads; larger, since it walks every matching row. */
+export const EXPORT_PAGE_SIZE = 1000;
+
+const districtNames = new Set(districts.map((d) => d.en));
+const day = z.string().refine((s) => parseDate(s) !== undefined, 'INVALID_DATE');
+
+export const applicationFiltersSchema = z
+  .object({
+    q: z.string().trim().max(100, 'TOO_LONG').optional().transform((s) => s || undefined),
+    status: z.enum(applicationStatuses, 'INVALID').optional(),
+    district: z.string().refine((s) => districtNames.has(s), 'INVALID').optional(),
+    from: day.optional(),
+    to: day.optional(),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'INVALID_RANGE', path: ['to'] });
+export type ApplicationFilters = z.infer<typeof applicationFiltersSchema>;
+
+export const listQuerySchema = z.intersection(
+  applicationFiltersSchema,
+  z.object({
+    pageSize: z.coerce
+      .number()
+      .refine((n) => (pageSizes as readonly number[]).includes(n) || n === EXPORT_PAGE_SIZE, 'INVALID')
+      .default(10),
+    cursor: z.string().max(2000, 'INVALID').optional(),
+  }),
+);
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  at: z.string(),
+  by: z.string(),
+  action: z.enum(['status', 'erase', 'export']),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  note: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** An application as staff see it: the spec's fields, without internal keys. */
+export const applicationRowSchema = z.object({
+  id: z.string(),
+  phone_number: z.string(),
+  alternate_phone_number: z.string().optional(),
+  name: z.string(),
+  email: z.string().optional(),
+  gender: z.string().optional(),
+  date_of_birth: z.string().optional(),
+  revenue_district: z.string().optional(),
+  assembly_constituency: z.string().optional(),
+  education: z.string().optional(),
+  specialization: z.string().optional(),
+  occupation: z.string().optional(),
+  address: z.string().optional(),
+  is_already_member: z.boolean().optional(),
+  want_to_volunteer: z.boolean().optional(),
+  want_to_join_and_volunteer: z.boolean().optional(),
+  motivation: z.string().optional(),
+  application_status: z.enum(applicationStatuses),
+  submitted_at: z.string(),
+  updated_at: z.string().optional(),
+});
+export type ApplicationRow = z.infer<typeof applicationRowSchema>;
+
+export const listResponseSchema = z.object({
+  items: z.array(applicationRowSchema),
+  nextCursor: z.string().optional(),
+  total: z.number(),
+});
+export type ListResponse = z.infer<typeof listResponseSchema>;
+
+export const applicationDetailSchema = z.object({
+  application: applicationRowSchema,
+  audit: z.array(auditEntrySchema),
+});
+export type ApplicationDetail = z.infer<typeof applicationDetailSchema>;
+
+export const statusChangeRequestSchema = z.object({
+  ids: z.array(z.string().min(1).max(100)).min(1, 'REQUIRED').max(100, 'TOO_MANY'),
+  status: z.enum(applicationStatuses, 'INVALID'),
+  note: z.string().trim().max(500, 'TOO_LONG').optional(),
+});
+export type StatusChangeRequest = z.infer<typeof statusChangeRequestSchema>;
+
+export const statusChangeResponseSchema = z.object({
+  changed: z.array(z.string()),
+  notFound: z.array(z.string()),
+});
+export type StatusChangeResponse = z.infer<typeof statusChangeResponseSchema>;
+
+export const exportStartRequestSchema = z.object({ filters: applicationFiltersSchema });
+export const exportStartResponseSchema = z.object({ exportId: z.string(), total: z.number() });
+export const exportCompleteRequestSchema = z.object({ rows: z.number().int().min(0) });
