@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,4 +40,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** True when nothing on the page is wider than the viewport (no sideways scrolling). */
 export async function hasHorizontalOverflow(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
+
+/** axe-core's serious and critical findings on the page as it is now, as "rule: help (targets)". */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }

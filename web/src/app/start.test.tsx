@@ -14,6 +14,8 @@ beforeEach(() => {
   container = document.createElement('div');
   document.body.append(container);
   window.history.replaceState(null, '', '/');
+  // The captcha stand-in, as /dev/captcha.js defines it (happy-dom loads no scripts).
+  window.grecaptcha = { ready: (callback) => callback(), execute: () => Promise.resolve('dev.send_otp.0.9') };
   // The API is not under test here: /api/health answers healthy.
   vi.stubGlobal(
     'fetch',
@@ -28,6 +30,8 @@ afterEach(() => {
   root = undefined;
   container.remove();
   localStorage.clear();
+  sessionStorage.clear();
+  delete window.grecaptcha;
   vi.unstubAllGlobals();
 });
 

@@ -2,13 +2,21 @@ import { type RenderResult, render } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { type RuntimeConfig, RuntimeConfigContext } from '../config';
 import { createI18n } from '../i18n/i18n';
 import type { Language } from '../i18n/language';
 
-/** Renders with a fresh i18next instance, as the app does after start-up. */
+/** Renders with a fresh i18next instance and the test runtime config, as the app does after start-up. */
 export function renderWithI18n(ui: ReactElement, language: Language = 'en'): RenderResult & { i18n: I18n } {
   const i18n = createI18n(language);
-  return { i18n, ...render(<I18nextProvider i18n={i18n}>{ui}</I18nextProvider>) };
+  return {
+    i18n,
+    ...render(
+      <RuntimeConfigContext.Provider value={testConfig}>
+        <I18nextProvider i18n={i18n}>{ui}</I18nextProvider>
+      </RuntimeConfigContext.Provider>,
+    ),
+  };
 }
 
 /** A fetch stand-in answering JSON with the given status. */
@@ -16,10 +24,10 @@ export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-export const testConfig = {
+export const testConfig: RuntimeConfig = {
   stage: 'test',
   apiBasePath: '/api',
   defaultLanguage: 'en',
   captcha: { siteKey: 'test-site-key', scriptUrl: '/dev/captcha.js' },
   cognito: { region: 'ap-south-1', userPoolId: 'local_test', userPoolClientId: 'client' },
-} as const;
+};

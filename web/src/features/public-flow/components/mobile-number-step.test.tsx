@@ -1,21 +1,37 @@
 // @vitest-environment happy-dom
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithI18n } from '../../../testing/render';
-import { MobileNumberStep } from './mobile-number-step';
+import { MobileNumberStep, mobileFromInput } from './mobile-number-step';
+
+const execute = vi.fn<(siteKey: string, options: { action: string }) => Promise<string>>();
+
+beforeEach(() => {
+  execute.mockImplementation((_key, { action }) => Promise.resolve(`dev.${action}.0.9`));
+  window.grecaptcha = { ready: (callback) => callback(), execute };
+});
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  execute.mockReset();
+  delete window.grecaptcha;
 });
+
+/** The step with its number held by the test, as the flow holds it. */
+function Harness({ onSent = () => undefined }: { onSent?: () => void }) {
+  const [mobile, setMobile] = useState('');
+  return <MobileNumberStep mobile={mobile} onMobileChange={setMobile} onSent={onSent} />;
+}
 
 const input = () => screen.getByLabelText<HTMLInputElement>('Mobile number');
 const send = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Send WhatsApp OTP' });
 
 describe('mobile number entry', () => {
   it('is a numeric telephone field with national autocomplete', () => {
-    renderWithI18n(<MobileNumberStep />);
+    renderWithI18n(<Harness />);
     expect(input().type).toBe('tel');
     expect(input().inputMode).toBe('numeric');
     expect(input().getAttribute('autocomplete')).toBe('tel-national');
@@ -23,19 +39,23 @@ describe('mobile number entry', () => {
 
   it('keeps digits only and cuts to 10', async () => {
     const user = userEvent.setup();
-    renderWithI18n(<MobileNumberStep />);
+    renderWithI18n(<Harness />);
     await user.type(input(), '98a7-6 54.3210999');
     expect(input().value).toBe('9876543210');
   });
 
+  it('keeps the number of a pasted +91 or 0-prefixed number', () => {
+    expect(mobileFromInput('+91 98765 43210')).toBe('9876543210');
+    expect(mobileFromInput('098765 43210')).toBe('9876543210');
+    expect(mobileFromInput('98765432109999')).toBe('9876543210');
+  });
+
   it('enables Send only for a valid Indian mobile number', async () => {
     const user = userEvent.setup();
-    renderWithI18n(<MobileNumberStep />);
+    renderWithI18n(<Harness />);
     expect(send().disabled).toBe(true);
-
     await user.type(input(), '987654321');
     expect(send().disabled).toBe(true);
-
     await user.type(input(), '0');
     expect(send().disabled).toBe(false);
 
@@ -48,53 +68,121 @@ describe('mobile number entry', () => {
 
   it('says a short number is invalid once the field is left, and links the message to the field', async () => {
     const user = userEvent.setup();
-    renderWithI18n(<MobileNumberStep />);
+    renderWithI18n(<Harness />);
     await user.type(input(), '98765');
     expect(input().getAttribute('aria-invalid')).toBe('false');
     await user.tab();
     expect(input().getAttribute('aria-invalid')).toBe('true');
-    const describedBy = input().getAttribute('aria-describedby') ?? '';
-    const message = describedBy
+    const message = (input().getAttribute('aria-describedby') ?? '')
       .split(' ')
       .map((id) => document.getElementById(id)?.textContent)
       .join(' ');
     expect(message).toContain('Please enter a valid 10-digit phone number');
   });
 
-  it('posts the number and shows the translated error the API answers with', async () => {
+  it('posts the number with a send_otp captcha token and reports the code sent', async () => {
     const user = userEvent.setup();
+    const onSent = vi.fn();
     const fetchMock = vi.fn<typeof fetch>(() =>
-      Promise.resolve(jsonResponse(404, { error: { code: 'NOT_FOUND', message: 'Not found.' } })),
+      Promise.resolve(jsonResponse(200, { sentTo: '9876543210', expiresInSeconds: 300, resendAfterSeconds: 60 })),
     );
     vi.stubGlobal('fetch', fetchMock);
-    renderWithI18n(<MobileNumberStep />, 'ta');
+    renderWithI18n(<Harness onSent={onSent} />);
+    await user.type(input(), '9876543210');
+    await user.click(send());
 
-    await user.type(screen.getByLabelText('கைபேசி எண்'), '9876543210');
-    await user.click(screen.getByRole('button', { name: 'வாட்ஸ்அப் OTP அனுப்பவும்' }));
-
-    expect((await screen.findByRole('alert')).textContent).toBe('கண்டறியப்படவில்லை.');
+    await waitFor(() => expect(onSent).toHaveBeenCalledOnce());
+    expect(onSent.mock.calls[0]?.[0]).toMatchObject({ mobile: '9876543210', sentTo: '9876543210' });
+    expect(execute).toHaveBeenCalledWith('test-site-key', { action: 'send_otp' });
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe('/api/otp/request');
-    expect(init?.method).toBe('POST');
-    expect(JSON.parse(init?.body as string)).toEqual({ phone: '9876543210' });
+    expect(JSON.parse(init?.body as string)).toEqual({ mobile: '9876543210', captchaToken: 'dev.send_otp.0.9' });
   });
 
-  it('shows the sending state while the request is in flight', async () => {
+  it('shows the sending state while the request is in flight, then the wait in seconds', async () => {
     const user = userEvent.setup();
     let answer: (response: Response) => void = () => undefined;
     vi.stubGlobal(
       'fetch',
       vi.fn<typeof fetch>(() => new Promise<Response>((resolve) => (answer = resolve))),
     );
-    renderWithI18n(<MobileNumberStep />);
-
+    renderWithI18n(<Harness />);
     await user.type(input(), '9876543210');
     await user.click(send());
-    const busy = screen.getByRole<HTMLButtonElement>('button', { name: 'Sending...' });
+    const busy = await screen.findByRole<HTMLButtonElement>('button', { name: 'Sending...' });
     expect(busy.disabled).toBe(true);
 
-    answer(jsonResponse(429, { error: { code: 'RATE_LIMITED', message: 'x', retryAfterSeconds: 60 } }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Please try again later.');
+    answer(jsonResponse(429, { error: { code: 'RATE_LIMITED', message: 'x', retryAfterSeconds: 42 } }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Please try again in 42 seconds.');
     expect(send().disabled).toBe(false);
+  });
+
+  it('says the wait in minutes, in Tamil', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() =>
+        Promise.resolve(jsonResponse(429, { error: { code: 'RATE_LIMITED', message: 'x', retryAfterSeconds: 3000 } })),
+      ),
+    );
+    renderWithI18n(<Harness />, 'ta');
+    await user.type(screen.getByLabelText('கைபேசி எண்'), '9876543210');
+    await user.click(screen.getByRole('button', { name: 'வாட்ஸ்அப் OTP அனுப்பவும்' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'அதிக முறை முயன்றுவிட்டீர்கள். 50 நிமிடங்கள் கழித்து மீண்டும் முயலவும்.',
+    );
+  });
+
+  it('says "already registered" in both languages, the visitor\'s first', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() =>
+        Promise.resolve(jsonResponse(409, { error: { code: 'ALREADY_REGISTERED', message: 'x' } })),
+      ),
+    );
+    renderWithI18n(<Harness />, 'ta');
+    await user.type(screen.getByLabelText('கைபேசி எண்'), '9876543210');
+    await user.click(screen.getByRole('button', { name: 'வாட்ஸ்அப் OTP அனுப்பவும்' }));
+    const lines = [...(await screen.findByRole('alert')).querySelectorAll('p')];
+    expect(lines.map((p) => [p.lang, p.textContent])).toEqual([
+      ['ta', 'இந்தக் கைபேசி எண்ணைக் கொண்டு நீங்கள் ஏற்கெனவே பதிவு செய்துள்ளீர்கள்.'],
+      ['en', 'You have already registered with this phone number.'],
+    ]);
+  });
+
+  it('shows the captcha message when no token comes, without calling the API', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.fn<typeof fetch>();
+    vi.stubGlobal('fetch', fetchMock);
+    execute.mockImplementation(() => Promise.reject(new Error('no')));
+    renderWithI18n(<Harness />);
+    await user.type(input(), '9876543210');
+    await user.click(send());
+    expect((await screen.findByRole('alert')).textContent).toBe('reCAPTCHA validation failed. Please try again.');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('keeps Send disabled and says so when the captcha script cannot load', async () => {
+    delete window.grecaptcha;
+    // happy-dom refuses to load scripts: the same as a blocked or failed download.
+    renderWithI18n(<Harness />);
+    expect((await screen.findByRole('alert')).textContent).toBe('reCAPTCHA validation failed. Please try again.');
+    const user = userEvent.setup();
+    await user.type(input(), '9876543210');
+    expect(send().disabled).toBe(true);
+  });
+
+  it('shows the network message when the request does not reach the server', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    renderWithI18n(<Harness />);
+    await user.type(input(), '9876543210');
+    await user.click(send());
+    expect((await screen.findByRole('alert')).textContent).toBe('Network error. Please try again.');
+    expect(input().value).toBe('9876543210');
   });
 });

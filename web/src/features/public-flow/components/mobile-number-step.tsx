@@ -1,32 +1,85 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isValidMobile, sanitizeMobileInput } from '../../../../../rules/phone';
-import { errorText } from '../../../i18n/error-text';
-import { useRequestOtp } from '../hooks/use-request-otp';
+import { requestOtp } from '../api/request-otp';
+import { useCaptcha } from '../hooks/use-captcha';
+import { type Failure, FailureMessage, failureOf } from './failure-message';
+import { fieldAria } from './form-field';
+
+/**
+ * Digits only, cut to 10; a pasted "+91 98765 43210" or "098765 43210" keeps the
+ * ten digits of the number rather than its first ten characters.
+ */
+export function mobileFromInput(raw: string): string {
+  const digits = raw.replace(/\D/g, '');
+  if (digits.length === 12 && digits.startsWith('91')) return digits.slice(2);
+  if (digits.length === 11 && digits.startsWith('0')) return digits.slice(1);
+  return sanitizeMobileInput(digits);
+}
+
+export interface OtpSent {
+  readonly mobile: string;
+  readonly sentTo: string;
+  /** Epoch ms from which another code may be asked for. */
+  readonly resendAt: number;
+}
+
+interface MobileNumberStepProps {
+  readonly mobile: string;
+  /** Focus the number on mount (back from the code or the form), not on a page load. */
+  readonly autoFocus?: boolean;
+  readonly onMobileChange: (mobile: string) => void;
+  readonly onSent: (sent: OtpSent) => void;
+}
 
 /** Step 1: the visitor's mobile number and the button that sends a WhatsApp code. */
-export function MobileNumberStep() {
+export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, onSent }: MobileNumberStepProps) {
   const { t } = useTranslation();
   const id = useId();
-  const [mobile, setMobile] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
   const [touched, setTouched] = useState(false);
-  const { state, send, reset } = useRequestOtp();
+  const [sending, setSending] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const captcha = useCaptcha();
+
+  useEffect(() => {
+    if (autoFocus) inputRef.current?.focus();
+  }, [autoFocus]);
 
   const valid = isValidMobile(mobile);
-  const sending = state.status === 'sending';
   // Say it once the visitor has left the field or typed all ten digits, not on the first keystroke.
   const showInvalid = !valid && mobile.length > 0 && (touched || mobile.length === 10);
+  const shownFailure: Failure | null = failure ?? (captcha.state === 'failed' ? { code: 'CAPTCHA_FAILED' } : null);
 
   const inputId = `${id}-mobile`;
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
   const headingId = `${id}-heading`;
+
+  const send = async () => {
+    setSending(true);
+    setFailure(null);
+    try {
+      let captchaToken: string;
+      try {
+        captchaToken = await captcha.token();
+      } catch {
+        setFailure({ code: 'CAPTCHA_FAILED' });
+        return;
+      }
+      const sent = await requestOtp({ mobile, captchaToken });
+      onSent({ mobile, sentTo: sent.sentTo, resendAt: Date.now() + sent.resendAfterSeconds * 1000 });
+    } catch (error) {
+      setFailure(failureOf(error));
+      inputRef.current?.focus();
+    } finally {
+      setSending(false);
+    }
+  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setTouched(true);
-    if (!valid || sending) return;
-    void send(mobile);
+    if (!valid || sending || captcha.state !== 'ready') return;
+    void send();
   };
 
   return (
@@ -38,7 +91,7 @@ export function MobileNumberStep() {
         <label htmlFor={inputId} className="field-label">
           {t('step1.mobileLabel')}
         </label>
-        <p id={hintId} className="field-hint">
+        <p id={`${inputId}-hint`} className="field-hint">
           {t('step1.mobileHint')}
         </p>
         <div className="input-group">
@@ -46,6 +99,7 @@ export function MobileNumberStep() {
             +91
           </span>
           <input
+            ref={inputRef}
             id={inputId}
             name="mobile"
             className="input input-mobile"
@@ -54,32 +108,30 @@ export function MobileNumberStep() {
             autoComplete="tel-national"
             required
             value={mobile}
-            aria-invalid={showInvalid}
-            aria-describedby={showInvalid ? `${hintId} ${errorId}` : hintId}
+            {...fieldAria(inputId, { hint: true, error: showInvalid ? 'INVALID_PHONE' : undefined })}
             onChange={(event) => {
-              setMobile(sanitizeMobileInput(event.target.value));
-              if (state.status !== 'idle' && !sending) reset();
+              onMobileChange(mobileFromInput(event.target.value));
+              if (!sending) setFailure(null);
             }}
             onBlur={() => setTouched(true)}
           />
         </div>
-        <p id={errorId} className="field-error" aria-live="polite">
+        {/* One line kept free for the message, so that Send does not jump as it appears. */}
+        <p id={`${inputId}-error`} className="field-error field-error-reserved" aria-live="polite">
           {showInvalid ? t('errors.INVALID_PHONE') : ''}
         </p>
       </div>
-      <button type="submit" className="button button-primary" disabled={!valid || sending}>
+      <button type="submit" className="button button-primary" disabled={!valid || sending || captcha.state !== 'ready'}>
         {sending ? t('step1.sending') : t('step1.send')}
       </button>
-      {state.status === 'failed' && (
-        <div className="alert alert-error" role="alert">
-          {errorText(t, state.code)}
-        </div>
-      )}
-      {state.status === 'sent' && (
-        <p className="alert alert-success" role="status">
-          {t('step1.otpSentTo')} <span className="nowrap">+91 {state.phone}</span>
-        </p>
-      )}
+      <div className="step-messages">
+        {captcha.state === 'loading' && valid && (
+          <p className="field-hint" role="status">
+            {t('step1.captchaLoading')}
+          </p>
+        )}
+        {shownFailure && <FailureMessage failure={shownFailure} />}
+      </div>
     </form>
   );
 }

@@ -1,0 +1,535 @@
+/// <reference lib="dom" />
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { en } from '../../web/src/i18n/en';
+import type { Messages } from '../../web/src/i18n/en';
+import { ta } from '../../web/src/i18n/ta';
+import { latestBirthDateForMinimumAge } from '../../rules/age';
+import { districts } from '../../rules/districts';
+import { hasHorizontalOverflow, launchChromium, screenshot, seriousAxeViolations, viewports } from '../support/browser';
+import { findLeaks } from '../support/log-scan';
+import { goodCaptcha, post, submitBody } from '../support/public-flow';
+
+// The public flow in a real browser against `npm start`: number, WhatsApp code (read
+// from the sandbox's outbox), form, confirmation; in English and in Tamil, on a cheap
+// phone's screen and a desktop's, by mouse and by keyboard alone.
+const appUrl = inject('appUrl');
+const texts = { en, ta } as const satisfies Record<string, Messages>;
+type Language = keyof typeof texts;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  // Leave the stand-ins as this file found them (another file checks a fresh start),
+  // after checking that nothing this file sent reached the stack's log.
+  await queueDrained();
+  const outbox = await outboxMessages();
+  const leaks = findLeaks(readFileSync(inject('stackLogFile'), 'utf8'), {
+    phones: [...new Set(outbox.map((m) => m.to))],
+    codes: outbox.flatMap((m) => (m.code ? [m.code] : [])),
+  });
+  await fetch(`${appUrl}/dev/whatsapp/reset`, { method: 'POST' });
+  await fetch(`${appUrl}/dev/webhooks/reset`, { method: 'POST' });
+  expect(leaks).toEqual([]);
+});
+
+/** A fresh valid Indian mobile number for every test: no test meets another's rate limits. */
+function freshMobile(): string {
+  return `${randomInt(6, 10)}${String(randomInt(0, 1_000_000_000)).padStart(9, '0')}`;
+}
+
+interface OutboxMessage {
+  readonly id: string;
+  readonly to: string;
+  readonly kind: string;
+  readonly code?: string;
+}
+
+async function outboxMessages(): Promise<OutboxMessage[]> {
+  return (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
+}
+
+/** The code of the newest OTP sent to the number (other than `notId`), waiting for it to arrive. */
+async function otpFor(mobile: string, notId?: string): Promise<{ id: string; code: string }> {
+  let found: OutboxMessage | undefined;
+  await expect
+    .poll(async () => {
+      found = (await outboxMessages()).find((m) => m.kind === 'otp' && m.to === `91${mobile}`);
+      return found && found.id !== notId ? found.code : undefined;
+    })
+    .toMatch(/^\d{6}$/);
+  return { id: found!.id, code: found!.code! };
+}
+
+async function queueDrained(timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const stats = (await (await fetch(`${appUrl}/dev/queue.json`)).json()) as { visible?: number; inFlight?: number };
+    if (!stats.visible && !stats.inFlight) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function setClockOffset(offsetMs: number): Promise<void> {
+  const response = await fetch(`${appUrl}/dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ offsetMs }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** Registers the number over the API, as a visitor in another tab would. */
+async function registerOverApi(mobile: string): Promise<void> {
+  const sent = await post(appUrl, '/api/otp/request', { mobile, captchaToken: goodCaptcha });
+  expect(sent.status).toBe(200);
+  const { code } = await otpFor(mobile);
+  const verified = await post(appUrl, '/api/otp/verify', { mobile, code });
+  expect(verified.status).toBe(200);
+  const submitted = await post(appUrl, '/api/applications', submitBody(String(verified.body.verificationToken)));
+  expect(submitted.status).toBe(201);
+}
+
+interface Opened {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  readonly s: Messages;
+}
+
+async function open(
+  language: Language,
+  options: { viewport?: keyof typeof viewports; failCaptcha?: boolean } = {},
+): Promise<Opened> {
+  const context = await browser.newContext({ viewport: viewports[options.viewport ?? 'phone'], locale: 'en-US' });
+  await context.addInitScript(
+    ({ lang, failCaptcha }) => {
+      if (!localStorage.getItem('app_language')) localStorage.setItem('app_language', lang);
+      if (failCaptcha) localStorage.setItem('dev_captcha', 'fail');
+    },
+    { lang: language, failCaptcha: options.failCaptcha ?? false },
+  );
+  const page = await context.newPage();
+  await page.goto(appUrl);
+  return { page, context, s: texts[language] };
+}
+
+const mobileInput = ({ page, s }: Opened) => page.getByLabel(s.step1.mobileLabel, { exact: true });
+const codeInput = ({ page, s }: Opened) => page.getByLabel(s.step1.otpLabel, { exact: true });
+const sendButton = ({ page, s }: Opened) => page.getByRole('button', { name: s.step1.send, exact: true });
+const alertText = async (page: Page) => (await page.getByRole('alert').first().innerText()).replace(/\s+/g, ' ').trim();
+
+async function sendCode(o: Opened, mobile: string): Promise<void> {
+  await mobileInput(o).fill(mobile);
+  await expect.poll(() => sendButton(o).isEnabled()).toBe(true);
+  await sendButton(o).click();
+  await codeInput(o).waitFor();
+}
+
+async function verifyCode(o: Opened, code: string): Promise<void> {
+  await codeInput(o).fill(code);
+  await o.page.getByRole('button', { name: o.s.step1.verify, exact: true }).click();
+}
+
+/** Number, code from the outbox, verify: ends on step 2. */
+async function reachForm(o: Opened, mobile: string): Promise<void> {
+  await sendCode(o, mobile);
+  await verifyCode(o, (await otpFor(mobile)).code);
+  await o.page.getByRole('heading', { level: 1, name: o.s.form.heading }).waitFor();
+}
+
+interface Answers {
+  readonly dateOfBirth?: string;
+}
+
+async function fillForm({ page, s }: Opened, answers: Answers = {}): Promise<void> {
+  await page.getByLabel(s.form.alternatePhone, { exact: true }).fill('9000000001');
+  await page.getByLabel(s.form.name, { exact: true }).fill('Kavya Raman');
+  await page.getByLabel(s.form.email).fill('kavya@example.com');
+  await page.getByRole('radio', { name: s.options.gender.Female, exact: true }).check();
+  await page.getByLabel(s.form.dateOfBirth, { exact: true }).fill(answers.dateOfBirth ?? '2001-05-14');
+  await page.getByLabel(s.form.district, { exact: true }).selectOption('Madurai');
+  await page.getByLabel(s.form.constituency, { exact: true }).selectOption('Madurai East');
+  await page.getByLabel(s.form.education, { exact: true }).selectOption('Engineering');
+  await page.getByLabel(s.form.occupation, { exact: true }).selectOption('Student');
+  await page.getByRole('radio', { name: s.form.no, exact: true }).check();
+  await page.getByLabel(s.form.motivation, { exact: true }).fill('To serve the students of my district.');
+  await page.getByRole('checkbox').check();
+}
+
+const submitButton = ({ page, s }: Opened) => page.getByRole('button', { name: s.form.submit, exact: true });
+
+/** No sideways scrolling, no serious accessibility problem, and a screenshot to look at. */
+async function checkScreen(o: Opened, name: string): Promise<void> {
+  await o.page.evaluate(() => document.fonts.ready);
+  await screenshot(o.page, name);
+  expect(await hasHorizontalOverflow(o.page), `${name}: horizontal overflow`).toBe(false);
+  expect(await seriousAxeViolations(o.page), name).toEqual([]);
+}
+
+/** The texts, of those given, that a select on the page could not show whole (a select cannot wrap). */
+async function textsCutInSelect(select: Locator, candidates: readonly string[]): Promise<string[]> {
+  return select.evaluate((el, list) => {
+    const style = getComputedStyle(el);
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const probe = document.createElement('span');
+    Object.assign(probe.style, {
+      font: style.font,
+      letterSpacing: style.letterSpacing,
+      whiteSpace: 'pre',
+      position: 'absolute',
+      visibility: 'hidden',
+    });
+    el.parentElement!.append(probe);
+    const cut = list.filter((text) => {
+      probe.textContent = text;
+      return probe.getBoundingClientRect().width > room;
+    });
+    probe.remove();
+    return cut;
+  }, candidates);
+}
+
+function selectTexts(language: Language): string[] {
+  const s = texts[language];
+  return [
+    s.form.districtPlaceholder,
+    s.form.constituencyPlaceholder,
+    s.form.educationPlaceholder,
+    s.form.occupationPlaceholder,
+    ...Object.values(s.options.education),
+    ...Object.values(s.options.occupation),
+    ...districts.flatMap((d) => [d[language], ...d.constituencies.map((c) => c[language])]),
+  ];
+}
+
+describe.each(['en', 'ta'] as const)('public flow in %s', (language) => {
+  it.each(['phone', 'desktop'] as const)(
+    'goes from number to confirmation on a %s screen, every step accessible and within the screen',
+    async (viewport) => {
+      const o = await open(language, { viewport });
+      const { page, s } = o;
+      const shot = (step: string) => checkScreen(o, `public-flow-${language}-${viewport}-${step}`);
+      try {
+        const mobile = freshMobile();
+        await expect.poll(() => page.getByTestId('health-status').getAttribute('data-state')).toBe('ok');
+        await shot('1-number');
+
+        // The number's message has its line kept free: Send does not move when it appears.
+        const sendAt = (await sendButton(o).boundingBox())?.y;
+        await mobileInput(o).fill('5876543210');
+        await page.getByText(s.errors.INVALID_PHONE).waitFor();
+        expect((await sendButton(o).boundingBox())?.y).toBe(sendAt);
+        await shot('1-number-invalid');
+        await mobileInput(o).fill('');
+
+        await sendCode(o, mobile);
+        expect(
+          (await page.getByRole('status').filter({ hasText: s.step1.otpSentTo }).innerText()).replace(/\s+/g, ' '),
+        ).toBe(`${s.step1.otpSentTo} +91 ${mobile}`);
+        await shot('2-code-sent');
+
+        await verifyCode(o, (await otpFor(mobile)).code);
+        await page.getByRole('heading', { level: 1, name: s.form.heading }).waitFor();
+        expect(await page.getByText(s.step1.verified).isVisible()).toBe(true);
+        // Every district, constituency and option fits its select: nothing is cut.
+        expect(
+          await textsCutInSelect(page.getByLabel(s.form.constituency, { exact: true }), selectTexts(language)),
+        ).toEqual([]);
+        await shot('3-form');
+
+        await submitButton(o).click();
+        expect(await alertText(page)).toBe(s.errors.VALIDATION_FAILED);
+        expect(await page.getByLabel(s.form.alternatePhone, { exact: true }).getAttribute('aria-invalid')).toBe('true');
+        await shot('4-form-errors');
+
+        await fillForm(o);
+        await submitButton(o).click();
+        await page.getByRole('heading', { level: 1, name: s.confirmation.slogan }).waitFor();
+        expect(await page.locator('p[lang="ta"]', { hasText: ta.confirmation.thanks }).isVisible()).toBe(true);
+        expect(await page.locator('p[lang="en"]', { hasText: en.confirmation.thanks }).isVisible()).toBe(true);
+        expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+        await shot('5-confirmation');
+      } finally {
+        await o.context.close();
+      }
+    },
+  );
+
+  it('clears a wrong code and says how many attempts are left', async () => {
+    const o = await open(language);
+    try {
+      const mobile = freshMobile();
+      await sendCode(o, mobile);
+      const { code } = await otpFor(mobile);
+      const wrong = String(((Number(code) - 100_000 + 1) % 900_000) + 100_000);
+      await verifyCode(o, wrong);
+      await expect
+        .poll(() => alertText(o.page))
+        .toBe(`${o.s.errors.OTP_INVALID} ${o.s.step1.attemptsLeft_other.replace('{{count}}', '4')}`);
+      expect(await codeInput(o).inputValue()).toBe('');
+      expect(await codeInput(o).getAttribute('aria-invalid')).toBe('true');
+      // The right code still works afterwards.
+      await verifyCode(o, code);
+      await o.page.getByRole('heading', { level: 1, name: o.s.form.heading }).waitFor();
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('says an expired code has expired', async () => {
+    const o = await open(language);
+    try {
+      const mobile = freshMobile();
+      await sendCode(o, mobile);
+      const { code } = await otpFor(mobile);
+      await setClockOffset(301_000);
+      try {
+        await verifyCode(o, code);
+        await expect.poll(() => alertText(o.page)).toBe(o.s.errors.OTP_EXPIRED);
+        expect(await codeInput(o).inputValue()).toBe('');
+      } finally {
+        await setClockOffset(0);
+      }
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('"change phone number" goes back to an empty number entry', async () => {
+    const o = await open(language);
+    try {
+      await sendCode(o, freshMobile());
+      await codeInput(o).fill('123');
+      expect(await o.page.getByTestId('resend-otp').isDisabled()).toBe(true);
+      await o.page.getByRole('button', { name: o.s.step1.changeNumber, exact: true }).click();
+      expect(await mobileInput(o).inputValue()).toBe('');
+      expect(await codeInput(o).count()).toBe(0);
+      expect(await mobileInput(o).evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await sendButton(o).isDisabled()).toBe(true);
+      expect(await o.page.evaluate(() => sessionStorage.length)).toBe(0);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it("refuses an applicant under 18 with the spec's message", async () => {
+    const o = await open(language);
+    try {
+      await reachForm(o, freshMobile());
+      const dob = o.page.getByLabel(o.s.form.dateOfBirth, { exact: true });
+      expect(await dob.getAttribute('max')).toBe(latestBirthDateForMinimumAge(new Date()));
+      const tooYoung = latestBirthDateForMinimumAge(new Date(Date.now() + 2 * 86_400_000));
+      await fillForm(o, { dateOfBirth: tooYoung });
+      await submitButton(o).click();
+      expect(await alertText(o.page)).toBe(o.s.errors.UNDER_AGE);
+      expect(await dob.getAttribute('aria-invalid')).toBe('true');
+      expect(await dob.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await o.page.locator(`#${await dob.getAttribute('id')}-error`).innerText()).toBe(
+        o.s.fieldErrors.UNDER_AGE,
+      );
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('refuses a registered number before sending a code, in both languages', async () => {
+    const mobile = freshMobile();
+    await registerOverApi(mobile);
+    const before = (await outboxMessages()).filter((m) => m.to === `91${mobile}` && m.kind === 'otp').length;
+    const o = await open(language);
+    try {
+      await mobileInput(o).fill(mobile);
+      await expect.poll(() => sendButton(o).isEnabled()).toBe(true);
+      await sendButton(o).click();
+      const alert = o.page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.locator('p[lang="en"]').innerText()).toBe(en.errors.ALREADY_REGISTERED);
+      expect(await alert.locator('p[lang="ta"]').innerText()).toBe(ta.errors.ALREADY_REGISTERED);
+      expect(await codeInput(o).count()).toBe(0);
+      expect((await outboxMessages()).filter((m) => m.to === `91${mobile}` && m.kind === 'otp')).toHaveLength(before);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('refuses at submit a number that another tab registered meanwhile', async () => {
+    const mobile = freshMobile();
+    const o = await open(language);
+    try {
+      await reachForm(o, mobile);
+      await fillForm(o);
+      // Another tab sends a new code for the same number (past the one-minute cool-down) and applies first.
+      await setClockOffset(61_000);
+      try {
+        await registerOverApiAfter(mobile);
+      } finally {
+        await setClockOffset(0);
+      }
+      await submitButton(o).click();
+      const alert = o.page.getByRole('alert');
+      await alert.locator('p[lang="en"]').waitFor();
+      expect(await alert.locator('p[lang="en"]').innerText()).toBe(en.errors.ALREADY_REGISTERED);
+      expect(await alert.locator('p[lang="ta"]').innerText()).toBe(ta.errors.ALREADY_REGISTERED);
+      expect(await o.page.getByLabel(o.s.form.name, { exact: true }).inputValue()).toBe('Kavya Raman');
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('shows the captcha message when the captcha refuses', async () => {
+    const o = await open(language, { failCaptcha: true });
+    try {
+      const mobile = freshMobile();
+      await mobileInput(o).fill(mobile);
+      await expect.poll(() => sendButton(o).isEnabled()).toBe(true);
+      await sendButton(o).click();
+      await expect.poll(() => alertText(o.page)).toBe(o.s.errors.CAPTCHA_FAILED);
+      expect(await codeInput(o).count()).toBe(0);
+      expect((await outboxMessages()).some((m) => m.to === `91${mobile}`)).toBe(false);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('shows the WhatsApp failure message when the send fails', async () => {
+    await queueDrained(); // A welcome message still on its way would take the fault.
+    const o = await open(language);
+    try {
+      await mobileInput(o).fill(freshMobile());
+      await expect.poll(() => sendButton(o).isEnabled()).toBe(true);
+      const armed = await fetch(`${appUrl}/dev/whatsapp/fail`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'recipient' }),
+      });
+      expect(armed.status).toBe(200);
+      await sendButton(o).click();
+      const alert = o.page.getByRole('alert');
+      await alert.waitFor();
+      const text = await alert.innerText();
+      expect(text).toContain(o.s.errors.WHATSAPP_SEND_FAILED);
+      expect(text).toContain('Message undeliverable'); // the provider's own message (spec 8)
+      expect(await codeInput(o).count()).toBe(0);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('keeps what was typed, and the verification, across a reload', async () => {
+    const o = await open(language);
+    try {
+      const mobile = freshMobile();
+      await reachForm(o, mobile);
+      await o.page.getByLabel(o.s.form.name, { exact: true }).fill('Kavya Raman');
+      await o.page.getByLabel(o.s.form.district, { exact: true }).selectOption('Madurai');
+      await o.page.getByLabel(o.s.form.constituency, { exact: true }).selectOption('Madurai East');
+      await o.page.getByRole('radio', { name: o.s.options.gender.Female, exact: true }).check();
+      await o.page.reload();
+
+      await o.page.getByRole('heading', { level: 1, name: o.s.form.heading }).waitFor();
+      expect(await o.page.getByLabel(o.s.form.verifiedPhone, { exact: true }).inputValue()).toBe(mobile);
+      expect(await o.page.getByLabel(o.s.form.name, { exact: true }).inputValue()).toBe('Kavya Raman');
+      expect(await o.page.getByLabel(o.s.form.constituency, { exact: true }).inputValue()).toBe('Madurai East');
+      expect(await o.page.getByRole('radio', { name: o.s.options.gender.Female, exact: true }).isChecked()).toBe(true);
+
+      // The kept verification still submits.
+      await fillForm(o);
+      await submitButton(o).click();
+      await o.page.getByRole('heading', { level: 1, name: o.s.confirmation.slogan }).waitFor();
+    } finally {
+      await o.context.close();
+    }
+  });
+});
+
+/** Like registerOverApi, for a number whose earlier code was already used in the browser. */
+async function registerOverApiAfter(mobile: string): Promise<void> {
+  const previous = await otpFor(mobile);
+  const sent = await post(appUrl, '/api/otp/request', { mobile, captchaToken: goodCaptcha });
+  expect(sent.status).toBe(200);
+  const { code } = await otpFor(mobile, previous.id);
+  const verified = await post(appUrl, '/api/otp/verify', { mobile, code });
+  expect(verified.status).toBe(200);
+  const submitted = await post(appUrl, '/api/applications', submitBody(String(verified.body.verificationToken)));
+  expect(submitted.status).toBe(201);
+}
+
+describe('keyboard alone', () => {
+  /** Presses Tab (or Shift+Tab) until the element has focus; fails after `max` presses. */
+  async function tabTo(page: Page, target: Locator, { back = false, max = 40 } = {}): Promise<void> {
+    for (let i = 0; i < max; i++) {
+      if (await target.evaluate((el) => el === document.activeElement)) return;
+      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    }
+    throw new Error(`focus never reached ${String(target)}`);
+  }
+
+  it('completes the whole flow with Tab, Shift+Tab, arrows, Space, Enter and typing', async () => {
+    const o = await open('en', { viewport: 'desktop' });
+    const { page, s } = o;
+    try {
+      const mobile = freshMobile();
+      await tabTo(page, mobileInput(o));
+      await page.keyboard.type(mobile);
+      await expect.poll(() => sendButton(o).isEnabled()).toBe(true);
+      await page.keyboard.press('Enter');
+
+      // The code field has focus once the code is sent.
+      await expect.poll(() => codeInput(o).evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.type((await otpFor(mobile)).code);
+      await page.keyboard.press('Enter');
+
+      const heading = page.getByRole('heading', { level: 1, name: s.form.heading });
+      await heading.waitFor();
+      expect(await heading.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      const field = (label: string) => page.getByLabel(label, { exact: true });
+      await tabTo(page, field(s.form.alternatePhone));
+      await page.keyboard.type('9000000001');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Kavya Raman');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('kavya@example.com');
+      await page.keyboard.press('Tab'); // gender: the first radio
+      await page.keyboard.press('ArrowRight'); // Female
+      await tabTo(page, field(s.form.dateOfBirth)); // en-US: month, day, year
+      await page.keyboard.type('05142001');
+      await tabTo(page, field(s.form.district)); // a letter jumps to the first district it starts
+      await page.keyboard.press('m');
+      await tabTo(page, field(s.form.constituency)); // enabled now; arrows choose
+      await page.keyboard.press('ArrowDown');
+      await tabTo(page, field(s.form.education));
+      await page.keyboard.press('ArrowDown');
+      await tabTo(page, field(s.form.occupation));
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Tab'); // already a member: Yes, then No
+      await page.keyboard.press('ArrowRight');
+      await tabTo(page, field(s.form.motivation));
+      await page.keyboard.type('To serve the students of my district.');
+      // Back to check the district, and forward again.
+      const district = page.getByLabel(s.form.district, { exact: true });
+      await tabTo(page, district, { back: true });
+      expect(await district.inputValue()).toBe('Madurai');
+      await tabTo(page, page.getByRole('checkbox'));
+      await page.keyboard.press('Space');
+      await tabTo(page, submitButton(o));
+
+      expect(await page.getByRole('radio', { name: s.options.gender.Female, exact: true }).isChecked()).toBe(true);
+      expect(await page.getByLabel(s.form.dateOfBirth, { exact: true }).inputValue()).toBe('2001-05-14');
+      expect(await page.getByLabel(s.form.constituency, { exact: true }).inputValue()).not.toBe('');
+      expect(await page.getByRole('radio', { name: s.form.no, exact: true }).isChecked()).toBe(true);
+      expect(await page.getByRole('checkbox').isChecked()).toBe(true);
+
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: s.confirmation.slogan }).waitFor();
+    } finally {
+      await o.context.close();
+    }
+  });
+});

@@ -1,0 +1,332 @@
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
+import { BatchWriteCommand, type BatchWriteCommandOutput, DeleteCommand, type DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { localCredentials, localRegion } from '../../local/dynamodb';
+import { toLambdaRecord } from '../../local/stream-poller';
+
+// Test data for the report rollups, and an independent recomputation of the report
+// from raw application items, written from the spec's rules (sections 3 and 5, and
+// PRODUCT.md's IST days), not with the code under test.
+
+export const STATUSES = ['pending', 'under_review', 'approved', 'rejected'] as const;
+export type Status = (typeof STATUSES)[number];
+export const DISTRICTS = [
+  'Ariyalur', 'Chengalpattu', 'Chennai', 'Coimbatore', 'Cuddalore', 'Dharmapuri', 'Dindigul', 'Erode',
+  'Kallakurichi', 'Kancheepuram', 'Kanniyakumari', 'Karur', 'Krishnagiri', 'Madurai', 'Mayiladuthurai',
+  'Nagapattinam', 'Namakkal', 'Nilgiris', 'Perambalur', 'Pudukkottai', 'Ramanathapuram', 'Ranipet', 'Salem',
+  'Sivaganga', 'Tenkasi', 'Thanjavur', 'Theni', 'Thoothukudi', 'Tiruchirappalli', 'Tirunelveli', 'Tirupathur',
+  'Tiruppur', 'Tiruvallur', 'Tiruvannamalai', 'Tiruvarur', 'Vellore', 'Viluppuram', 'Virudhunagar',
+] as const;
+
+/** A small seeded generator (mulberry32): the same data on every run. */
+export function randomSource(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!,
+    chance: (p: number) => next() < p,
+  };
+}
+export type Random = ReturnType<typeof randomSource>;
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const IST_MS = 5.5 * 3600_000;
+const DAY_MS = 86_400_000;
+
+/** 'YYYY-MM-DD' of the IST day of an instant. */
+export const istDayOf = (ms: number) => new Date(ms + IST_MS).toISOString().slice(0, 10);
+/** The first instant of an IST day. */
+export const istMidnight = (day: string) => Date.parse(`${day}T00:00:00.000Z`) - IST_MS;
+export const shiftDay = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** The stored application item (lambdas/adapters/applications.ts), as imported rows may have it: fields can be missing. */
+export function applicationItem(fields: {
+  id: string;
+  submitted_at: string;
+  application_status: Status;
+  revenue_district?: string;
+  gender?: string;
+  date_of_birth?: string;
+  is_already_member?: boolean;
+  name?: string;
+  phone_number?: string;
+}): Record<string, unknown> {
+  const { id, submitted_at, application_status, revenue_district } = fields;
+  return {
+    pk: `APP#${id}`,
+    name: `Applicant ${id}`,
+    phone_number: `919${pad(Number.parseInt(id.replace(/\D/g, '').slice(-9) || '0', 10) % 1_000_000_000, 9)}`,
+    email: `${id}@example.com`,
+    ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+    updated_at: submitted_at,
+    list_pk: 'APP',
+    submitted_sort: `${submitted_at}#${id}`,
+    district_status: `${revenue_district ?? 'Unknown'}#${application_status}`,
+  };
+}
+
+/** A date of birth for an age in years on `today`, shifted by `dayOffset` days (e.g. a birthday tomorrow). */
+function birthDateFor(today: string, age: number, dayOffset: number): string {
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const anchor = Date.UTC(y - age, m - 1, d) + dayOffset * DAY_MS;
+  return new Date(anchor).toISOString().slice(0, 10);
+}
+
+export interface GeneratedSet {
+  readonly items: Record<string, unknown>[];
+  readonly firstDay: string;
+  readonly lastDay: string;
+}
+
+/**
+ * `count` applications over `days` IST days ending yesterday, in submission order:
+ * every district and some without one, every status, missing genders, missing and
+ * invalid birth dates, birthdays around today and on 29 February, submissions at the
+ * first and last millisecond of an IST day.
+ */
+export function generateApplications(random: Random, count: number, days: number, today: string, idPrefix = 'a'): GeneratedSet {
+  const lastDay = shiftDay(today, -1);
+  const firstDay = shiftDay(lastDay, -(days - 1));
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const day = shiftDay(firstDay, Math.floor((i * days) / count));
+    const start = istMidnight(day);
+    const r = random.next();
+    const at = r < 0.01 ? start : r < 0.02 ? start + DAY_MS - 1 : start + random.int(0, DAY_MS - 1);
+    const dobKind = random.next();
+    const age = random.int(14, 70);
+    const date_of_birth =
+      dobKind < 0.03
+        ? undefined
+        : dobKind < 0.04
+          ? random.pick(['1990-02-30', 'not a date', '15/08/1999', ''])
+          : dobKind < 0.07
+            ? birthDateFor(today, random.pick([17, 18, 24, 25, 34, 35, 44, 45, 54, 55]), random.int(-2, 2))
+            : dobKind < 0.08
+              ? `${random.pick([1992, 1996, 2000, 2004, 2008])}-02-29`
+              : birthDateFor(today, age, -random.int(0, 364));
+    items.push(
+      applicationItem({
+        id: `${idPrefix}${pad(i, 7)}`,
+        submitted_at: new Date(at).toISOString(),
+        application_status: random.chance(0.55) ? 'pending' : random.pick(STATUSES),
+        revenue_district: random.chance(0.03) ? undefined : random.pick(DISTRICTS),
+        gender: random.chance(0.05) ? undefined : random.pick(['Male', 'Female']),
+        date_of_birth,
+        is_already_member: random.chance(0.02) ? undefined : random.chance(0.3),
+      }),
+    );
+  }
+  return { items, firstDay, lastDay };
+}
+
+/** Runs `work` over `values`, `concurrency` at a time. */
+export async function inParallel<T>(values: readonly T[], concurrency: number, work: (value: T) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, values.length) }, async () => {
+      while (next < values.length) await work(values[next++]!);
+    }),
+  );
+}
+
+/** BatchWrite in parallel (DynamoDB Local takes several thousand puts a second this way). */
+export async function putAll(db: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[], concurrency = 8) {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25) as Record<string, unknown>[]);
+  await inParallel(batches, concurrency, async (batch) => {
+    let requests: unknown[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
+    while (requests && requests.length > 0) {
+      const result: BatchWriteCommandOutput = await db.send(
+        new BatchWriteCommand({ RequestItems: { [table]: requests as never } }),
+      );
+      requests = result.UnprocessedItems?.[table];
+    }
+  });
+}
+
+/** A staff status change, as the dashboard makes it (status and the district-status key). */
+export async function changeStatus(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>, status: Status) {
+  const district = typeof item.revenue_district === 'string' ? item.revenue_district : 'Unknown';
+  await db.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: { pk: item.pk },
+      UpdateExpression: 'SET application_status = :s, district_status = :ds, updated_at = :u',
+      ExpressionAttributeValues: { ':s': status, ':ds': `${district}#${status}`, ':u': new Date().toISOString() },
+    }),
+  );
+  item.application_status = status;
+  item.district_status = `${district}#${status}`;
+}
+
+/** A correction of counted fields (as an import run again may make). */
+export async function changeFields(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>, fields: Record<string, unknown>) {
+  const names = Object.keys(fields);
+  await db.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: { pk: item.pk },
+      UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
+    }),
+  );
+  Object.assign(item, fields);
+}
+
+export async function erase(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>) {
+  await db.send(new DeleteCommand({ TableName: table, Key: { pk: item.pk } }));
+}
+
+/** Every application item of the table (a consistent scan). */
+export async function scanApplications(db: DynamoDBDocumentClient, table: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  await Promise.all(
+    Array.from({ length: 4 }, async (_, segment) => {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new ScanCommand({ TableName: table, Segment: segment, TotalSegments: 4, ConsistentRead: true, ExclusiveStartKey: start }),
+        );
+        items.push(...(page.Items ?? []).filter((i) => String(i.pk).startsWith('APP#')));
+        start = page.LastEvaluatedKey;
+      } while (start);
+    }),
+  );
+  return items;
+}
+
+/** Every record still in the table's stream, shard by shard, as Lambda would be handed them. */
+export async function readWholeStream(client: DynamoDBClient, endpoint: string, table: string): Promise<DynamoDBRecord[]> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+  const streamArn = Table!.LatestStreamArn!;
+  const streams = new DynamoDBStreamsClient({ endpoint, region: localRegion, credentials: localCredentials });
+  try {
+    const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
+    // Parents before children, as the event source mapping reads them.
+    const ordered = [...shards].sort((a, b) =>
+      (a.SequenceNumberRange?.StartingSequenceNumber ?? '').padStart(40, '0').localeCompare(
+        (b.SequenceNumberRange?.StartingSequenceNumber ?? '').padStart(40, '0'),
+      ),
+    );
+    const records: DynamoDBRecord[] = [];
+    for (const shard of ordered) {
+      let iterator = (
+        await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }))
+      ).ShardIterator;
+      while (iterator) {
+        const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+        for (const r of out.Records ?? []) records.push(toLambdaRecord(r, streamArn, localRegion));
+        if ((out.Records ?? []).length === 0 && !shard.SequenceNumberRange?.EndingSequenceNumber) break; // open shard, read to its end
+        iterator = out.NextShardIterator;
+      }
+    }
+    return records;
+  } finally {
+    streams.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The report, by brute force over raw items
+
+export interface BruteFilters {
+  from?: string;
+  to?: string;
+  statuses?: readonly Status[];
+  districts?: readonly string[];
+}
+
+export interface BruteReport {
+  total: number;
+  byStatus: Record<string, number>;
+  byDistrict: Record<string, number>;
+  byGender: Record<string, number>;
+  byMember: Record<string, number>;
+  byAge: Record<string, number>;
+  /** Per IST day with data: total and per status. */
+  perDay: Map<string, { total: number; byStatus: Record<string, number> }>;
+  topDistricts: { district: string; count: number }[];
+  firstDay?: string;
+  lastDay?: string;
+}
+
+function wholeYears(dob: unknown, today: string): number | undefined {
+  if (typeof dob !== 'string') return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dob);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const check = new Date(Date.UTC(y, mo - 1, d));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return undefined;
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  return ty - y - (tm < mo || (tm === mo && td < d) ? 1 : 0);
+}
+
+function bucketOf(dob: unknown, today: string): string {
+  const age = wholeYears(dob, today);
+  if (age === undefined) return 'Unknown';
+  if (age < 18) return '<18';
+  if (age < 25) return '18-24';
+  if (age < 35) return '25-34';
+  if (age < 45) return '35-44';
+  if (age < 55) return '45-54';
+  return '55+';
+}
+
+/** Spec 5's filter semantics and section 3's derived figures, on the day `today` (IST). */
+export function bruteForceReport(items: readonly Record<string, unknown>[], filters: BruteFilters, today: string): BruteReport {
+  const statuses = new Set<string>(filters.statuses && filters.statuses.length > 0 ? filters.statuses : STATUSES);
+  const districts = filters.districts && filters.districts.length > 0 ? new Set(filters.districts) : undefined;
+  const start = filters.from ? istMidnight(filters.from) : -Infinity;
+  const end = filters.to ? istMidnight(filters.to) + DAY_MS - 1 : Infinity;
+  const report: BruteReport = {
+    total: 0,
+    byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])),
+    byDistrict: {},
+    byGender: { Male: 0, Female: 0, Unknown: 0 },
+    byMember: { Yes: 0, No: 0 },
+    byAge: { '<18': 0, '18-24': 0, '25-34': 0, '35-44': 0, '45-54': 0, '55+': 0, Unknown: 0 },
+    perDay: new Map(),
+    topDistricts: [],
+  };
+  for (const item of items) {
+    const status = String(item.application_status);
+    const at = Date.parse(String(item.submitted_at));
+    if (!statuses.has(status) || !(at >= start && at <= end)) continue;
+    const district = typeof item.revenue_district === 'string' && item.revenue_district ? item.revenue_district : 'Unknown';
+    if (districts && !districts.has(district)) continue;
+    report.total += 1;
+    report.byStatus[status]! += 1;
+    report.byDistrict[district] = (report.byDistrict[district] ?? 0) + 1;
+    report.byGender[item.gender === 'Male' || item.gender === 'Female' ? item.gender : 'Unknown']! += 1;
+    report.byMember[item.is_already_member === true ? 'Yes' : 'No']! += 1;
+    report.byAge[bucketOf(item.date_of_birth, today)]! += 1;
+    const day = istDayOf(at);
+    const point = report.perDay.get(day) ?? { total: 0, byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])) };
+    point.total += 1;
+    point.byStatus[status]! += 1;
+    report.perDay.set(day, point);
+    if (!report.firstDay || day < report.firstDay) report.firstDay = day;
+    if (!report.lastDay || day > report.lastDay) report.lastDay = day;
+  }
+  report.topDistricts = Object.entries(report.byDistrict)
+    .map(([district, count]) => ({ district, count }))
+    .sort((a, b) => b.count - a.count || a.district.localeCompare(b.district))
+    .slice(0, 10);
+  return report;
+}

@@ -1,0 +1,25 @@
+import {
+  type ApplicationFields,
+  type SubmitResponse,
+  submitResponseSchema,
+  TERMS_VERSION,
+} from '../../../../../rules/application';
+import { apiRequest } from '../../../lib/api-client';
+import type { Language } from '../../../i18n/language';
+
+export interface SubmitApplicationInput {
+  readonly verificationToken: string;
+  readonly language: Language;
+  /** Already checked by the shared schema. */
+  readonly application: ApplicationFields;
+}
+
+/** POST /api/applications: stores the application with its consent record. */
+export function submitApplication(input: SubmitApplicationInput, signal?: AbortSignal): Promise<SubmitResponse> {
+  return apiRequest('/applications', {
+    method: 'POST',
+    body: { ...input, termsVersion: TERMS_VERSION },
+    schema: submitResponseSchema,
+    signal,
+  });
+}

@@ -1,0 +1,28 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { en } from '../../../i18n/en';
+import { ta } from '../../../i18n/ta';
+import { MembershipIntro } from './membership-intro';
+
+/** After a submit: the slogan, and the thank-you in Tamil and in English whatever the language. */
+export function Confirmation() {
+  const { t } = useTranslation();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <article className="card confirmation">
+      <MembershipIntro title={t('confirmation.slogan')} description={null} headingRef={headingRef} />
+      <div className="card-body confirmation-body">
+        <span className="confirmation-mark" aria-hidden="true">
+          ✓
+        </span>
+        <p lang="ta" className="confirmation-thanks">
+          {ta.confirmation.thanks}
+        </p>
+        <p lang="en" className="confirmation-thanks">
+          {en.confirmation.thanks}
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,375 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { latestBirthDateForMinimumAge } from '../../../../../rules/age';
+import { TERMS_VERSION } from '../../../../../rules/application';
+import { jsonResponse, renderWithI18n } from '../../../testing/render';
+import { emptyForm, type FormValues } from '../utils/application-form';
+import { FLOW_STORAGE_KEY, type FlowSnapshot } from '../utils/flow-storage';
+import { PublicFlow } from './public-flow';
+
+const MOBILE = '9876543210';
+const RIGHT_CODE = '123456';
+
+type Route = (body: Record<string, unknown>) => Response | Promise<Response>;
+let routes: Record<string, Route>;
+const bodyOf = (init: RequestInit | undefined) =>
+  JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as Record<string, unknown>;
+const fetchMock = vi.fn<typeof fetch>((input, init) => {
+  const route = typeof input === 'string' ? routes[input] : undefined;
+  if (!route) return Promise.resolve(jsonResponse(404, { error: { code: 'NOT_FOUND', message: 'x' } }));
+  return Promise.resolve(route(bodyOf(init)));
+});
+const bodiesOf = (url: string) => fetchMock.mock.calls.filter(([u]) => u === url).map(([, init]) => bodyOf(init));
+
+const inHalfAnHour = () => new Date(Date.now() + 30 * 60_000).toISOString();
+
+beforeEach(() => {
+  window.grecaptcha = {
+    ready: (callback) => callback(),
+    execute: (_key, { action }) => Promise.resolve(`dev.${action}.0.9`),
+  };
+  routes = {
+    '/api/otp/request': () => jsonResponse(200, { sentTo: MOBILE, expiresInSeconds: 300, resendAfterSeconds: 60 }),
+    '/api/otp/verify': (body) =>
+      body.code === RIGHT_CODE
+        ? jsonResponse(200, { verificationToken: 'signed-token', expiresAt: inHalfAnHour() })
+        : jsonResponse(400, { error: { code: 'OTP_INVALID', message: 'x', attemptsLeft: 4 } }),
+    '/api/applications': () => jsonResponse(201, { id: 'app-1' }),
+  };
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  fetchMock.mockClear();
+  sessionStorage.clear();
+  delete window.grecaptcha;
+});
+
+function stored(): FlowSnapshot | null {
+  const raw = sessionStorage.getItem(FLOW_STORAGE_KEY);
+  return raw ? (JSON.parse(raw) as FlowSnapshot) : null;
+}
+
+/** Opens the page on step 2, as after a verification in this tab. */
+function openOnForm(form: Partial<FormValues> = {}, expiresAt = inHalfAnHour()) {
+  const snapshot: FlowSnapshot = {
+    step: 'form',
+    mobile: MOBILE,
+    verification: { token: 'signed-token', expiresAt, mobile: MOBILE },
+    form: { ...emptyForm, ...form },
+  };
+  sessionStorage.setItem(FLOW_STORAGE_KEY, JSON.stringify(snapshot));
+}
+
+const complete: FormValues = {
+  alternate_phone_number: '9000000001',
+  name: 'Kavya Raman',
+  email: 'kavya@example.com',
+  gender: 'Female',
+  date_of_birth: '2001-05-14',
+  revenue_district: 'Madurai',
+  assembly_constituency: 'Madurai East',
+  education: 'Engineering',
+  occupation: 'Student',
+  is_already_member: 'no',
+  motivation: 'To serve students in my district.',
+  accept_terms: true,
+};
+
+function describedText(element: Element): string {
+  return (element.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+}
+
+describe('public flow: number and code', () => {
+  it('sends, refuses a wrong code (clearing it), verifies and moves to the form', async () => {
+    const user = userEvent.setup();
+    renderWithI18n(<PublicFlow />);
+    await user.type(screen.getByLabelText('Mobile number'), MOBILE);
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send WhatsApp OTP' }).disabled).toBe(false),
+    );
+    await user.click(screen.getByRole('button', { name: 'Send WhatsApp OTP' }));
+
+    expect((await screen.findByRole('status')).textContent).toBe(`OTP sent to WhatsApp number: +91 ${MOBILE}`);
+    const code = screen.getByLabelText<HTMLInputElement>('Enter the 6-digit OTP');
+    expect(code.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(code.inputMode).toBe('numeric');
+    expect(document.activeElement).toBe(code);
+    const verify = screen.getByRole<HTMLButtonElement>('button', { name: 'Verify WhatsApp OTP' });
+    await user.type(code, '12a34 5');
+    expect(code.value).toBe('12345');
+    expect(verify.disabled).toBe(true);
+    await user.type(code, '99999');
+    expect(code.value).toBe('123459');
+    await user.click(verify);
+
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid OTP. Please try again. 4 attempts left.');
+    expect(code.value).toBe('');
+    expect(code.getAttribute('aria-invalid')).toBe('true');
+
+    await user.type(code, RIGHT_CODE);
+    await user.click(verify);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Join the Movement' })).toBe(document.activeElement);
+    expect(screen.getByText('WhatsApp number verified')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Verified WhatsApp number').value).toBe(MOBILE);
+    expect(bodiesOf('/api/otp/verify').at(-1)).toEqual({ mobile: MOBILE, code: RIGHT_CODE });
+    expect(stored()).toMatchObject({ step: 'form', verification: { token: 'signed-token', mobile: MOBILE } });
+  });
+
+  it('counts down to resend, and "change phone number" clears number, code and storage', async () => {
+    const user = userEvent.setup();
+    renderWithI18n(<PublicFlow />);
+    await user.type(screen.getByLabelText('Mobile number'), MOBILE);
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send WhatsApp OTP' }).disabled).toBe(false),
+    );
+    await user.click(screen.getByRole('button', { name: 'Send WhatsApp OTP' }));
+    const resend = await screen.findByTestId('resend-otp');
+    expect(resend.textContent).toMatch(/^Resend OTP in [01]:\d\d$/);
+    expect((resend as HTMLButtonElement).disabled).toBe(true);
+    expect(stored()).toMatchObject({ step: 'code', mobile: MOBILE, otp: { sentTo: MOBILE } });
+
+    await user.type(screen.getByLabelText('Enter the 6-digit OTP'), '123');
+    await user.click(screen.getByRole('button', { name: 'Change phone number' }));
+    const number = screen.getByLabelText<HTMLInputElement>('Mobile number');
+    expect(number.value).toBe('');
+    expect(document.activeElement).toBe(number);
+    expect(screen.queryByLabelText('Enter the 6-digit OTP')).toBeNull();
+    expect(stored()).toBeNull();
+  });
+
+  it('offers to resend once the cool-down is over, with a fresh captcha token', async () => {
+    const user = userEvent.setup();
+    sessionStorage.setItem(
+      FLOW_STORAGE_KEY,
+      JSON.stringify({
+        step: 'code',
+        mobile: MOBILE,
+        otp: { sentTo: MOBILE, resendAt: Date.now() - 1 },
+        form: emptyForm,
+      }),
+    );
+    renderWithI18n(<PublicFlow />);
+    const resend = screen.getByRole<HTMLButtonElement>('button', { name: 'Resend OTP' });
+    await waitFor(() => expect(resend.disabled).toBe(false));
+    await user.click(resend);
+    await waitFor(() =>
+      expect(bodiesOf('/api/otp/request')).toEqual([{ mobile: MOBILE, captchaToken: 'dev.send_otp.0.9' }]),
+    );
+    await waitFor(() => expect(screen.getByTestId('resend-otp').textContent).toMatch(/^Resend OTP in /));
+  });
+});
+
+describe('public flow: the application form', () => {
+  it('keeps the constituency disabled until a district is chosen, and clears it when the district changes', async () => {
+    const user = userEvent.setup();
+    openOnForm();
+    renderWithI18n(<PublicFlow />, 'ta');
+    const district = screen.getByLabelText<HTMLSelectElement>('வருவாய் மாவட்டம்');
+    const constituency = screen.getByLabelText<HTMLSelectElement>('சட்டமன்றத் தொகுதி');
+    expect(constituency.disabled).toBe(true);
+    expect(district.options).toHaveLength(39);
+
+    await user.selectOptions(district, 'Madurai');
+    expect(district.selectedOptions[0]?.textContent).toBe('மதுரை');
+    expect(constituency.disabled).toBe(false);
+    expect(constituency.options).toHaveLength(11);
+    await user.selectOptions(constituency, 'Madurai East');
+    expect(constituency.selectedOptions[0]?.textContent).toBe('மதுரை கிழக்கு');
+
+    await user.selectOptions(district, 'Chennai');
+    expect(constituency.value).toBe('');
+    expect(constituency.options).toHaveLength(17);
+    expect(stored()?.form).toMatchObject({ revenue_district: 'Chennai', assembly_constituency: '' });
+  });
+
+  it('caps the date of birth at 18 years ago (IST) and keeps the phone inputs to digits', async () => {
+    const user = userEvent.setup();
+    openOnForm();
+    renderWithI18n(<PublicFlow />);
+    const dob = screen.getByLabelText<HTMLInputElement>('Date of birth');
+    expect(dob.type).toBe('date');
+    expect(dob.max).toBe(latestBirthDateForMinimumAge(new Date()));
+    const alternate = screen.getByLabelText<HTMLInputElement>('Alternate phone number');
+    await user.type(alternate, '90-0000 0001 55');
+    expect(alternate.value).toBe('9000000001');
+    expect(alternate.inputMode).toBe('numeric');
+    expect(describedText(alternate)).toContain('Enter exactly 10 digits');
+  });
+
+  it('marks every missing answer, says why next to it, and moves focus to the first', async () => {
+    const user = userEvent.setup();
+    openOnForm({ name: 'Kavya' });
+    renderWithI18n(<PublicFlow />);
+    await user.click(screen.getByRole('button', { name: 'Submit application' }));
+
+    const alternate = screen.getByLabelText('Alternate phone number');
+    expect(document.activeElement).toBe(alternate);
+    expect(alternate.getAttribute('aria-invalid')).toBe('true');
+    expect(describedText(alternate)).toContain('This field is required.');
+    expect(screen.getByLabelText('Full name').getAttribute('aria-invalid')).toBe('false');
+    expect(screen.getByLabelText('Email (optional)').getAttribute('aria-invalid')).toBe('false');
+    for (const radio of screen.getAllByRole('radio')) expect(radio.getAttribute('aria-invalid')).toBe('true');
+    expect(describedText(screen.getByRole('checkbox'))).toContain('Please accept the terms');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Some details are missing or not valid. Please check the form.',
+    );
+    expect(bodiesOf('/api/applications')).toEqual([]);
+
+    // Fixing a field clears its message at once.
+    await user.type(alternate, '9000000001');
+    expect(alternate.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('checks a field when it is left with something wrong in it', async () => {
+    const user = userEvent.setup();
+    openOnForm();
+    renderWithI18n(<PublicFlow />);
+    await user.type(screen.getByLabelText('Alternate phone number'), MOBILE);
+    await user.tab();
+    expect(describedText(screen.getByLabelText('Alternate phone number'))).toContain(
+      'The alternate number must be different from your verified number.',
+    );
+    await user.type(screen.getByLabelText('Email (optional)'), 'kavya@');
+    await user.tab();
+    expect(screen.getByLabelText('Email (optional)').getAttribute('aria-invalid')).toBe('true');
+    // An empty field left behind is not scolded before Submit.
+    expect(screen.getByLabelText('Full name').getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it("refuses an applicant under 18 with the spec's message", async () => {
+    const user = userEvent.setup();
+    const under = latestBirthDateForMinimumAge(new Date(Date.now() + 86_400_000 * 2));
+    openOnForm({ ...complete, date_of_birth: under });
+    renderWithI18n(<PublicFlow />);
+    await user.click(screen.getByRole('button', { name: 'Submit application' }));
+    const dob = screen.getByLabelText('Date of birth');
+    expect(document.activeElement).toBe(dob);
+    expect(describedText(dob)).toContain('You must be at least 18 years old to apply.');
+    expect((await screen.findByRole('alert')).textContent).toBe('You must be at least 18 years old to apply.');
+    expect(bodiesOf('/api/applications')).toEqual([]);
+  });
+
+  it('submits the English values whatever the language, then thanks in Tamil and English and forgets the flow', async () => {
+    const user = userEvent.setup();
+    openOnForm({ ...complete, accept_terms: false });
+    renderWithI18n(<PublicFlow />, 'ta');
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'பெண்' }).checked).toBe(true);
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'விண்ணப்பத்தைச் சமர்ப்பிக்கவும்' }));
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'ஒன்றிணைவோம், எதிர்காலத்தை வடிவமைப்போம்!' });
+    expect(document.activeElement).toBe(heading);
+    expect(screen.getByText('இணைந்தமைக்கு நன்றி! எங்கள் குழுவினர் விரைவில் உங்களைத் தொடர்புகொள்வார்கள்.').lang).toBe('ta');
+    expect(screen.getByText('Thank you for joining! Our team will be in touch with you soon.').lang).toBe('en');
+    expect(bodiesOf('/api/applications')).toEqual([
+      {
+        verificationToken: 'signed-token',
+        language: 'ta',
+        termsVersion: TERMS_VERSION,
+        application: { ...complete, is_already_member: false },
+      },
+    ]);
+    expect(stored()).toBeNull();
+  });
+
+  it('maps server field errors onto their fields', async () => {
+    const user = userEvent.setup();
+    routes['/api/applications'] = () =>
+      jsonResponse(400, {
+        error: { code: 'VALIDATION_FAILED', message: 'x', fields: { alternate_phone_number: 'ALTERNATE_PHONE_SAME' } },
+      });
+    openOnForm(complete);
+    renderWithI18n(<PublicFlow />);
+    await user.click(screen.getByRole('button', { name: 'Submit application' }));
+    const alternate = screen.getByLabelText('Alternate phone number');
+    await waitFor(() => expect(alternate.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.activeElement).toBe(alternate);
+    expect(describedText(alternate)).toContain('The alternate number must be different');
+  });
+
+  it('says "already registered" in both languages when the number was used meanwhile', async () => {
+    const user = userEvent.setup();
+    routes['/api/applications'] = () => jsonResponse(409, { error: { code: 'ALREADY_REGISTERED', message: 'x' } });
+    openOnForm(complete);
+    renderWithI18n(<PublicFlow />);
+    await user.click(screen.getByRole('button', { name: 'Submit application' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('You have already registered with this phone number.').lang).toBe('en');
+    expect(within(alert).getByText('இந்தக் கைபேசி எண்ணைக் கொண்டு நீங்கள் ஏற்கெனவே பதிவு செய்துள்ளீர்கள்.').lang).toBe('ta');
+  });
+
+  it('keeps the form and says so when the connection drops', async () => {
+    const user = userEvent.setup();
+    fetchMock.mockImplementationOnce(() => Promise.reject(new TypeError('Failed to fetch')));
+    openOnForm(complete);
+    renderWithI18n(<PublicFlow />);
+    await user.click(screen.getByRole('button', { name: 'Submit application' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Network error. Please try again.');
+    expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Kavya Raman');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Submit application' }).disabled).toBe(false);
+    expect(stored()?.form).toEqual(complete);
+  });
+
+  it('goes back to step 1 when the server says the verification is no longer valid', async () => {
+    const user = userEvent.setup();
+    routes['/api/applications'] = () => jsonResponse(401, { error: { code: 'VERIFICATION_REQUIRED', message: 'x' } });
+    openOnForm(complete);
+    renderWithI18n(<PublicFlow />);
+    await user.click(screen.getByRole('button', { name: 'Submit application' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Your verification has expired. Please verify your phone number again.',
+    );
+    expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe(MOBILE);
+    expect(stored()).toMatchObject({ step: 'mobile', form: complete });
+    expect(stored()?.verification).toBeUndefined();
+  });
+});
+
+describe('public flow: nothing lost on reload', () => {
+  it('restores what was typed and the verification', async () => {
+    const user = userEvent.setup();
+    openOnForm();
+    const first = renderWithI18n(<PublicFlow />);
+    await user.type(screen.getByLabelText('Full name'), 'Kavya');
+    await user.selectOptions(screen.getByLabelText('Revenue district'), 'Madurai');
+    await user.click(screen.getByRole('radio', { name: 'Yes' }));
+    fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '2001-05-14' } });
+    first.unmount();
+
+    renderWithI18n(<PublicFlow />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Join the Movement' })).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Kavya');
+    expect(screen.getByLabelText<HTMLSelectElement>('Revenue district').value).toBe('Madurai');
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Yes' }).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Date of birth').value).toBe('2001-05-14');
+    // A reload does not move focus around.
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  it('keeps the typed number on step 1', async () => {
+    const user = userEvent.setup();
+    const first = renderWithI18n(<PublicFlow />);
+    await user.type(screen.getByLabelText('Mobile number'), '98765');
+    first.unmount();
+    renderWithI18n(<PublicFlow />);
+    expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe('98765');
+  });
+
+  it('sends a visitor whose verification expired back to step 1, with the message and their answers', () => {
+    openOnForm({ name: 'Kavya' }, new Date(Date.now() - 1000).toISOString());
+    renderWithI18n(<PublicFlow />, 'ta');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'உங்கள் சரிபார்ப்பின் காலம் முடிந்துவிட்டது. உங்கள் கைபேசி எண்ணை மீண்டும் உறுதிசெய்யவும்.',
+    );
+    expect(screen.getByLabelText<HTMLInputElement>('கைபேசி எண்').value).toBe(MOBILE);
+    expect(stored()).toMatchObject({ step: 'mobile', form: { name: 'Kavya' } });
+  });
+});
