@@ -2,8 +2,10 @@
 // that @aws-sdk/client-sqs v3 uses (POST, `x-amz-target: AmazonSQS.<Operation>`,
 // `application/x-amz-json-1.0`), so that the Lambda code sends with the real SDK
 // locally. Only what the product uses: SendMessage, SendMessageBatch,
-// ChangeMessageVisibility, GetQueueUrl, GetQueueAttributes. Receiving is the local
-// queue's own event source mapping, as in AWS.
+// ChangeMessageVisibility, GetQueueUrl, GetQueueAttributes, and the dead-letter redrive
+// (StartMessageMoveTask, ListMessageMoveTasks). Each queue's dead letters are reachable
+// as the queue `<name>-dlq`. Receiving is the local queue's own event source mapping,
+// as in AWS.
 import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -67,6 +69,10 @@ const changeVisibilitySchema = z.object({
 });
 const getQueueUrlSchema = z.object({ QueueName: z.string(), QueueOwnerAWSAccountId: z.string().optional() });
 const getQueueAttributesSchema = z.object({ ...queueUrlField, AttributeNames: z.array(z.string()).optional() });
+const startMoveSchema = z.object({ SourceArn: z.string(), DestinationArn: z.string().optional() });
+const listMovesSchema = z.object({ SourceArn: z.string() });
+
+const DLQ_SUFFIX = '-dlq';
 
 function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
@@ -121,6 +127,14 @@ async function sendTo(queue: LocalQueue, message: Omit<Message, 'QueueUrl'>) {
 export async function startSqsEndpoint(options: SqsEndpointOptions): Promise<SqsEndpoint> {
   let baseUrl = '';
   const queueUrl = (name: string) => `${baseUrl}/${localAccountId}/${name}`;
+
+  const moves: { sourceArn: string; handle: string; moved: number; started: number }[] = [];
+  /** The queue whose dead letters an ARN or name of the form `<queue>-dlq` names. */
+  const dlqOwner = (nameOrArn: string): LocalQueue | undefined => {
+    if (!nameOrArn.endsWith(DLQ_SUFFIX)) return undefined;
+    const base = nameOrArn.slice(0, -DLQ_SUFFIX.length);
+    return Object.values(options.queues).find((q) => q.arn === base || q.name === base);
+  };
 
   const queueAt = (url: string): LocalQueue => {
     let path: string[];
@@ -219,17 +233,56 @@ export async function startSqsEndpoint(options: SqsEndpointOptions): Promise<Sqs
     },
     GetQueueAttributes: async (input) => {
       const { QueueUrl, AttributeNames = [] } = parse(getQueueAttributesSchema, input);
-      const queue = queueAt(QueueUrl);
-      const stats = queue.stats();
-      const all: Record<string, string> = {
-        QueueArn: queue.arn,
-        ApproximateNumberOfMessages: String(stats.visible),
-        ApproximateNumberOfMessagesNotVisible: String(stats.inFlight),
-        ApproximateNumberOfMessagesDelayed: '0',
-      };
+      const dlqName = new URL(QueueUrl).pathname.split('/').filter(Boolean)[1] ?? '';
+      const owner = dlqOwner(dlqName);
+      let all: Record<string, string>;
+      if (owner) {
+        all = {
+          QueueArn: `${owner.arn}${DLQ_SUFFIX}`,
+          ApproximateNumberOfMessages: String(owner.deadLetters().length),
+          ApproximateNumberOfMessagesNotVisible: '0',
+          ApproximateNumberOfMessagesDelayed: '0',
+        };
+      } else {
+        const queue = queueAt(QueueUrl);
+        const stats = queue.stats();
+        all = {
+          QueueArn: queue.arn,
+          ApproximateNumberOfMessages: String(stats.visible),
+          ApproximateNumberOfMessagesNotVisible: String(stats.inFlight),
+          ApproximateNumberOfMessagesDelayed: '0',
+        };
+      }
       const wanted = AttributeNames.includes('All') ? Object.keys(all) : AttributeNames;
       const Attributes = Object.fromEntries(wanted.filter((n) => n in all).map((n) => [n, all[n]!]));
       return Object.keys(Attributes).length > 0 ? { Attributes } : {};
+    },
+    // The dead-letter redrive: moves every dead letter back to its queue, where it is
+    // delivered again (SQS moves to the original source queue when no destination is given).
+    StartMessageMoveTask: async (input) => {
+      const { SourceArn, DestinationArn } = parse(startMoveSchema, input);
+      const owner = dlqOwner(SourceArn);
+      if (!owner) throw new SqsError('ResourceNotFoundException', `The source queue ${SourceArn} is not a dead-letter queue.`);
+      if (DestinationArn && DestinationArn !== owner.arn) throw invalidParameter('DestinationArn must be the source queue.');
+      const handle = Buffer.from(JSON.stringify({ source: SourceArn, id: randomUUID() })).toString('base64');
+      moves.push({ sourceArn: SourceArn, handle, moved: owner.redrive(), started: Date.now() });
+      return { TaskHandle: handle };
+    },
+    ListMessageMoveTasks: async (input) => {
+      const { SourceArn } = parse(listMovesSchema, input);
+      return {
+        Results: moves
+          .filter((m) => m.sourceArn === SourceArn)
+          .reverse()
+          .map((m) => ({
+            TaskHandle: m.handle,
+            Status: 'COMPLETED',
+            SourceArn: m.sourceArn,
+            ApproximateNumberOfMessagesMoved: m.moved,
+            ApproximateNumberOfMessagesToMove: m.moved,
+            StartedTimestamp: m.started,
+          })),
+      };
     },
   };
 

@@ -40,6 +40,7 @@ export interface Target {
   readonly userPoolId: string;
   readonly userPoolClientId: string;
   readonly outboundQueueUrl: string;
+  readonly outboundDeadLetterQueueUrl: string;
   readonly tableNames: Record<TableKey, string>;
   readonly local: boolean;
 }
@@ -59,6 +60,8 @@ const localTarget = (dataDir: string): Target => {
     userPoolId: endpoints.userPoolId,
     userPoolClientId: endpoints.userPoolClientId,
     outboundQueueUrl: endpoints.outboundQueueUrl,
+    // The local SQS endpoint serves each queue's dead letters as `<name>-dlq`.
+    outboundDeadLetterQueueUrl: `${endpoints.outboundQueueUrl}-dlq`,
     tableNames: endpoints.tableNames,
   };
 };
@@ -90,6 +93,7 @@ async function stageTarget(stage: string): Promise<Target> {
     userPoolId: need('UserPoolId'),
     userPoolClientId: need('UserPoolClientId'),
     outboundQueueUrl: need('OutboundQueueUrl'),
+    outboundDeadLetterQueueUrl: need('OutboundDeadLetterQueueUrl'),
     tableNames,
   };
 }

@@ -24,6 +24,7 @@ const target: Target = {
   userPoolId: pool.userPoolId,
   userPoolClientId: pool.clientId,
   outboundQueueUrl: '',
+  outboundDeadLetterQueueUrl: '',
   tableNames: {} as Target['tableNames'],
 };
 
