@@ -9,6 +9,7 @@ import { readVerification } from '../lib/codes';
 import { tableName } from '../lib/env';
 import { AppError, fieldCodes, httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
+import { count } from '../lib/metrics';
 import { publicFlowRuntime } from '../lib/public-flow';
 
 export interface SubmitDeps {
@@ -69,6 +70,7 @@ export function makeHandler(deps: SubmitDeps) {
       logger.error('Outbound queue send failed', { applicationId: id, errorName: (error as Error).name });
     }
     logger.info('Application submitted', { applicationId: id, phone: maskPhone(phone) });
+    count('ApplicationSubmitted');
     const body: SubmitResponse = { id };
     return json(201, body);
   });

@@ -11,6 +11,7 @@ import { generateOtp, hashOtp } from '../lib/codes';
 import { tableName } from '../lib/env';
 import { AppError, httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
+import { count, countBy } from '../lib/metrics';
 import { ipKey, otpSendError, publicFlowRuntime } from '../lib/public-flow';
 
 export interface OtpRequestDeps {
@@ -44,6 +45,7 @@ export function makeHandler(deps: OtpRequestDeps) {
 
     if (!(await deps.captcha.verify(captchaToken, sourceIp))) {
       logger.info('Captcha refused', { phone: maskPhone(phone) });
+      count('CaptchaRejected');
       throw new AppError('CAPTCHA_FAILED');
     }
     if (await deps.applications.isRegistered(phone)) throw new AppError('ALREADY_REGISTERED');
@@ -58,6 +60,7 @@ export function makeHandler(deps: OtpRequestDeps) {
     const limited = await deps.limiter.hit(limits, now);
     if (!limited.allowed) {
       logger.info('OTP send rate-limited', { phone: maskPhone(phone), limit: limited.key.split('#')[0] });
+      count('RateLimited');
       throw new AppError('RATE_LIMITED', { retryAfterSeconds: limited.retryAfterSeconds });
     }
 
@@ -74,9 +77,11 @@ export function makeHandler(deps: OtpRequestDeps) {
     } catch (error) {
       const appError = otpSendError(error);
       logger.warn('OTP send failed', { phone: maskPhone(phone), errorCode: appError.code, providerCode: appError.details.providerCode });
+      countBy('OtpSendFailed', 'reason', String(appError.details.providerCode ?? appError.code));
       throw appError;
     }
     logger.info('OTP sent', { phone: maskPhone(phone) });
+    count('OtpSent');
     const body: OtpRequestResponse = {
       sentTo: mobile,
       expiresInSeconds: settings.ttlSeconds,

@@ -8,6 +8,7 @@ import { hashOtp, sameHash, signVerification } from '../lib/codes';
 import { tableName } from '../lib/env';
 import { AppError, httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
+import { count } from '../lib/metrics';
 import { publicFlowRuntime } from '../lib/public-flow';
 
 export interface OtpVerifyDeps {
@@ -33,10 +34,12 @@ export function makeHandler(deps: OtpVerifyDeps) {
     if (attempt.kind === 'not-found') throw new AppError('OTP_NOT_FOUND');
     const { record } = attempt;
     if (record.expires_at <= now.getTime()) {
+      count('OtpRejected');
       await deps.otps.remove(phone, record.code_hash);
       throw new AppError('OTP_EXPIRED');
     }
     if (attempt.kind === 'exhausted') {
+      count('OtpRejected');
       await deps.otps.remove(phone, record.code_hash);
       logger.info('OTP void after too many attempts', { phone: maskPhone(phone) });
       throw new AppError('OTP_TOO_MANY_ATTEMPTS', { attemptsLeft: 0 });
@@ -46,12 +49,14 @@ export function makeHandler(deps: OtpVerifyDeps) {
     if (!sameHash(hashOtp(keys.otpHashKey, phone, code), record.code_hash)) {
       const attemptsLeft = Math.max(0, maxAttempts - record.attempts);
       logger.info('OTP mismatch', { phone: maskPhone(phone), attemptsLeft });
+      count('OtpRejected');
       throw new AppError('OTP_INVALID', { attemptsLeft });
     }
 
     await deps.otps.remove(phone, record.code_hash);
     const { token, expiresAt } = await signVerification(keys.verificationSigningKey, phone, now, verificationTtlSeconds, randomUUID());
     logger.info('OTP verified', { phone: maskPhone(phone) });
+    count('OtpVerified');
     const body: OtpVerifyResponse = { verificationToken: token, expiresAt: expiresAt.toISOString() };
     return json(200, body);
   });

@@ -13,6 +13,7 @@ import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, Webho
 import { type MessageGateway, WhatsAppError } from '../adapters/whatsapp';
 import { makeDynamoClient } from '../lib/dynamo';
 import { parseEnv, tableName } from '../lib/env';
+import { countBy } from '../lib/metrics';
 import { logger } from '../lib/logger';
 import { publicFlowRuntime } from '../lib/public-flow';
 
@@ -167,7 +168,9 @@ export function makeHandler(deps: OutboundDeps) {
     let message: OutboundMessage | undefined;
     try {
       message = parseMessage(record.body);
-      return await deliverOnce(message);
+      const result = await deliverOnce(message);
+      countBy('OutboundDelivered', 'kind', message.kind);
+      return result;
     } catch (error) {
       const fields = {
         messageId: record.messageId,
@@ -186,6 +189,7 @@ export function makeHandler(deps: OutboundDeps) {
           fields,
         );
       }
+      countBy('OutboundFailed', 'kind', message?.kind ?? 'unreadable');
       await delayRetry(record);
       throw error;
     }

@@ -7,6 +7,7 @@ import type {
 import type { z } from 'zod';
 import { type ApiErrorBody, type ErrorCode, errorMessages } from '../../rules/errors';
 import { logger } from './logger';
+import { flushMetrics } from './metrics';
 
 /** A failure the visitor or staff member can act on: mapped to a 4xx with a stable code. */
 export class AppError extends Error {
@@ -115,9 +116,13 @@ export function httpHandler<E extends APIGatewayProxyEventV2 | APIGatewayProxyEv
     .before((request) => {
       logger.appendKeys({ requestId: request.event.requestContext.requestId, route: request.event.routeKey });
     })
-    .after(() => logger.resetKeys())
+    .after(() => {
+      logger.resetKeys();
+      flushMetrics();
+    })
     .onError((request) => {
       logger.resetKeys();
+      flushMetrics();
       const error = request.error;
       if (error instanceof AppError) {
         request.response = errorResponse(error);

@@ -10,6 +10,7 @@ export function useLocalFunctionEnv(overrides: Record<string, string> = {}): voi
     AWS_REGION: 'ap-south-1',
     DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
     POWERTOOLS_LOG_LEVEL: 'WARN',
+    POWERTOOLS_METRICS_DISABLED: 'true',
     ...Object.fromEntries((Object.keys(tables) as TableKey[]).map((k) => [tables[k].envVar, names[k] ?? ''])),
     ...overrides,
   });

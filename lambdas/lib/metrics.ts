@@ -1,0 +1,42 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
+// Business and health counters as CloudWatch embedded metrics (one JSON log line per
+// flush, no API call). The stage is a dimension, so the per-stage dashboard and alarms
+// read their own stage. Locally they are off (POWERTOOLS_METRICS_DISABLED) to keep the
+// console readable.
+export const metricNames = [
+  'OtpSent',
+  'OtpSendFailed',
+  'OtpVerified',
+  'OtpRejected',
+  'CaptchaRejected',
+  'RateLimited',
+  'ApplicationSubmitted',
+  'OutboundDelivered',
+  'OutboundFailed',
+] as const;
+export type MetricName = (typeof metricNames)[number];
+
+export const METRICS_NAMESPACE = 'Membership';
+
+export const metrics = new Metrics({
+  namespace: METRICS_NAMESPACE,
+  serviceName: 'membership',
+  defaultDimensions: { stage: process.env.STAGE ?? 'unknown' },
+});
+
+export function count(name: MetricName, value = 1): void {
+  metrics.addMetric(name, MetricUnit.Count, value);
+}
+
+/** A count with one extra dimension (the provider's error code, the outbound kind), published at once. */
+export function countBy(name: MetricName, dimension: string, value: string): void {
+  const single = metrics.singleMetric();
+  single.addDimension(dimension, value);
+  single.addMetric(name, MetricUnit.Count, 1);
+}
+
+/** Publishes what the invocation counted; silent when it counted nothing. */
+export function flushMetrics(): void {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}
