@@ -124,4 +124,28 @@ export const routes: readonly RouteDefinition[] = [
     access: 'staff',
     tables: [{ table: 'audit', access: 'write' }],
   },
+  {
+    method: 'GET',
+    path: '/api/admin/stats',
+    handler: 'admin-stats',
+    access: 'staff',
+    tables: [{ table: 'rollups', access: 'read' }],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/reports/summary',
+    handler: 'reports-summary',
+    access: 'staff',
+    tables: [{ table: 'rollups', access: 'read' }],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/reports/rows',
+    handler: 'reports-rows',
+    access: 'staff',
+    tables: [
+      { table: 'applications', access: 'read' },
+      { table: 'rollups', access: 'read' },
+    ],
+  },
 ];

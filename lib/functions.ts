@@ -60,7 +60,21 @@ export const backgroundFunctions = {
     tables: [{ table: 'rollups', access: 'readwrite' }],
     timeoutSeconds: 60,
   },
+  /** Daily at 00:00 IST: moves counted ages across bucket boundaries (birthdays). */
+  rollupsAgeing: {
+    handler: 'rollups-ageing',
+    description: 'Ages the report rollups at midnight IST',
+    tables: [{ table: 'rollups', access: 'readwrite' }],
+    timeoutSeconds: 300,
+  },
 } as const satisfies Record<string, BackgroundFunctionDefinition>;
+
+/**
+ * How long a change of the rollups' META (ageing marker, generations) waits before it
+ * relies on every writer having seen it: longer than a stream consumer invocation may
+ * run, plus the birthday index's propagation. See lambdas/lib/rollups-ageing.ts.
+ */
+export const rollupsFenceSeconds = backgroundFunctions.applicationsStream.timeoutSeconds + 30;
 
 function isTableKey(name: string): name is TableKey {
   return Object.hasOwn(tables, name);

@@ -18,6 +18,7 @@ import { HttpApi } from './constructs/http-api';
 import { acknowledgeCdkSingletonFunctions } from './constructs/nag-acknowledgements';
 import { OutboundMessaging } from './constructs/outbound-messaging';
 import { ProjectFunction, pascalCase } from './constructs/project-function';
+import { RollupsAgeing } from './constructs/rollups-ageing';
 import { WebHosting } from './constructs/web-hosting';
 import {
   type FunctionNeeds,
@@ -151,7 +152,7 @@ export class StatelessStack extends Stack {
       logRemovalPolicy,
     });
 
-    const { outboundConsumer, applicationsStream } = backgroundFunctions;
+    const { outboundConsumer, applicationsStream, rollupsAgeing } = backgroundFunctions;
     outbound.addConsumer(build('OutboundConsumerFunction', { ...outboundConsumer, timeout: outboundConsumerTimeout }));
     new ApplicationsStream(this, 'ApplicationsStream', {
       config,
@@ -161,6 +162,12 @@ export class StatelessStack extends Stack {
         ...applicationsStream,
         timeout: Duration.seconds(applicationsStream.timeoutSeconds),
       }),
+    });
+
+    new RollupsAgeing(this, 'RollupsAgeing', {
+      config,
+      alarms,
+      job: build('RollupsAgeingFunction', { ...rollupsAgeing, timeout: Duration.seconds(rollupsAgeing.timeoutSeconds) }),
     });
 
     const web = new WebHosting(this, 'Web', {

@@ -66,12 +66,17 @@ export const tables = {
     ttlAttribute: 'ttl',
     envVar: 'TABLE_RATE_LIMITS',
   },
-  /** Report rollups kept by the applications stream consumer. */
+  /**
+   * Report rollups kept by the applications stream consumer (lambdas/adapters/rollups.ts):
+   * per-day counters, per-application states, totals. The birthday index is sparse: it
+   * holds the states of counted applications with a valid date of birth, by generation
+   * and month-day of birth (`G#<generation>#MM-DD`), for the daily ageing of age buckets.
+   */
   rollups: {
     name: 'rollups',
     partitionKey: S('pk'),
     sortKey: S('sk'),
-    indexes: [],
+    indexes: [{ indexName: 'by-birthday', partitionKey: S('birthday'), sortKey: S('birth_date') }],
     envVar: 'TABLE_ROLLUPS',
   },
   /** Audit trail: status changes, erasures, exports. pk = subject, sk = time#id. */

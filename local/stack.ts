@@ -18,7 +18,7 @@ import { renderOutbox } from './outbox-page';
 import { freePort } from './ports';
 import { createLocalQueue, type LocalQueue } from './queue';
 import { startSqsEndpoint } from './sqs-endpoint';
-import { startStreamPoller } from './stream-poller';
+import { startStreamPoller, type StreamPoller } from './stream-poller';
 import { startWebhookSink, type WebhookSink } from './webhook-sink';
 import { sandboxFaultModes, startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
 
@@ -38,7 +38,19 @@ export interface LocalStack {
   readonly whatsApp: WhatsAppSandbox;
   readonly sink: WebhookSink;
   readonly outbound: LocalQueue;
+  /** Feeds the applications stream to the rollups consumer (`drain()` waits for it to catch up). */
+  readonly applicationsStream: StreamPoller;
+  /** Runs the rollups ageing job now, as the midnight (IST) timer does. */
+  runRollupsAgeing(): Promise<unknown>;
   stop(): Promise<void>;
+}
+
+const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
+
+/** Milliseconds until the next 00:00 IST. */
+export function msUntilIstMidnight(now = Date.now()): number {
+  const day = 86_400_000;
+  return day - ((now + IST_OFFSET_MS) % day);
 }
 
 const handlerModule = (name: string) => resolve(import.meta.dirname, '../lambdas/handlers', `${name}.ts`);
@@ -59,6 +71,8 @@ function functionEnvironment(parts: {
     AWS_REGION: localRegion,
     DYNAMODB_ENDPOINT: parts.dynamoDbEndpoint,
     POWERTOOLS_SERVICE_NAME: 'membership',
+    // Embedded metrics are CloudWatch's; locally they would only crowd the console.
+    POWERTOOLS_METRICS_DISABLED: 'true',
     WHATSAPP_API_BASE_URL: parts.whatsAppUrl,
     CAPTCHA_VERIFY_URL: `${parts.captchaUrl}/recaptcha/api/siteverify`,
     OUTBOUND_QUEUE_URL: parts.outboundQueueUrl,
@@ -66,6 +80,8 @@ function functionEnvironment(parts: {
     // The sandbox, like Meta, refuses the welcome template without its header video.
     WHATSAPP_WELCOME_VIDEO_URL: localWelcomeVideoUrl,
     LOCAL_SECRETS: JSON.stringify({ ...localSecrets, webhookUrl: parts.webhookUrl }),
+    // Local stream batches take a few seconds at most; DynamoDB Local's indexes are synchronous.
+    ROLLUPS_FENCE_SECONDS: '5',
   };
   for (const key of Object.keys(tables) as TableKey[]) env[tables[key].envVar] = parts.tableNames[key];
   return env;
@@ -174,6 +190,28 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
     });
     stops.push(async () => poller.stop());
 
+    // EventBridge runs the ageing job at 00:00 IST in AWS; here a timer does, and a
+    // first run at start catches up with the days the stack was not running.
+    const runRollupsAgeing = async () => {
+      const module = (await import(handlerModule('rollups-ageing'))) as { handler: () => Promise<unknown> };
+      return module.handler();
+    };
+    let ageingTimer: NodeJS.Timeout | undefined;
+    let ageingStopped = false;
+    const scheduleAgeing = () => {
+      if (ageingStopped) return;
+      ageingTimer = setTimeout(() => {
+        runRollupsAgeing()
+          .catch((error: unknown) => log(`rollups ageing failed: ${String(error)}`))
+          .finally(scheduleAgeing);
+      }, msUntilIstMidnight() + 1000);
+      ageingTimer.unref();
+    };
+    stops.push(async () => {
+      ageingStopped = true;
+      clearTimeout(ageingTimer);
+    });
+
     const runtimeConfig: RuntimeConfig = {
       stage: 'local',
       apiBasePath: '/api',
@@ -236,6 +274,10 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       }
     };
 
+    // Not awaited: a catch-up waits out the fence; reports are exact meanwhile.
+    runRollupsAgeing().catch((error: unknown) => log(`rollups ageing failed: ${String(error)}`));
+    scheduleAgeing();
+
     const api: ApiAdapter = await startApiAdapter({
       port: apiPort,
       routes,
@@ -274,6 +316,8 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       whatsApp,
       sink,
       outbound,
+      applicationsStream: poller,
+      runRollupsAgeing,
       stop: stopAll,
     };
   } catch (error) {

@@ -1,13 +1,57 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
+import { systemClock } from '../lib/clock';
+import { makeDocumentClient } from '../lib/dynamo';
+import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { logger } from '../lib/logger';
+import { type ApplicationChange, applyChanges, parseStreamRecord } from '../lib/rollups-stream';
 
-/**
- * Consumer of the applications table's stream. The report rollups (issue "Counts that
- * stay exact") are built here; until then it only records what it was handed.
- */
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const counts = { INSERT: 0, MODIFY: 0, REMOVE: 0 };
-  for (const record of event.Records) if (record.eventName) counts[record.eventName] += 1;
-  logger.info('Applications stream batch', { records: event.Records.length, ...counts });
-  return { batchItemFailures: [] };
-};
+// Consumer of the applications table's stream: keeps the report rollups. The batch is
+// folded as a whole (lambdas/lib/rollups-stream.ts) rather than record by record, so
+// partial failures are reported here: the first record of every application that
+// could not be applied. Lambda then retries from the lowest of them; records already
+// applied are recognised by their sequence number and change nothing.
+
+export interface StreamDeps {
+  readonly rollups: RollupsStore;
+  readonly clock: () => Date;
+}
+
+export function makeHandler({ rollups, clock }: StreamDeps) {
+  return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const changes: ApplicationChange[] = [];
+    const failures = new Set<string>();
+    let ignored = 0;
+    for (const record of event.Records) {
+      const parsed = parseStreamRecord(record);
+      if (parsed.kind === 'change') changes.push(parsed.change);
+      else if (parsed.kind === 'ignored') ignored += 1;
+      else {
+        logger.error('Unusable applications stream record', { reason: parsed.reason, eventID: record.eventID });
+        if (parsed.sequenceNumber) failures.add(parsed.sequenceNumber);
+      }
+    }
+    try {
+      const result = await applyChanges(rollups, changes, clock());
+      for (const change of changes) if (result.failedIds.has(change.id)) failures.add(change.sequenceNumber);
+      logger.info('Rollups updated from the applications stream', {
+        records: event.Records.length,
+        ignored,
+        applied: result.applied,
+        unchanged: result.unchanged,
+        failedApplications: result.failedIds.size,
+      });
+    } catch (error) {
+      // Nothing is known to be applied: the whole batch comes back (and is idempotent).
+      logger.error('Rollups update failed', { errorName: error instanceof Error ? error.name : typeof error });
+      for (const change of changes) failures.add(change.sequenceNumber);
+    }
+    return { batchItemFailures: [...failures].map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+}
+
+const env = parseEnv(baseEnvSchema);
+export const handler = makeHandler({
+  rollups: makeRollupsStore(makeDocumentClient(env), tableName('rollups')),
+  clock: systemClock(),
+});

@@ -11,7 +11,7 @@ import { providerSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks, addNagChecks, stackNames } from '../../lib/constructs/membership-stacks';
 import { pascalCase } from '../../lib/constructs/project-function';
 import { spaRewriteCode } from '../../lib/constructs/web-hosting';
-import { backgroundFunctions, routeTableGrants, secretEnvVars } from '../../lib/functions';
+import { backgroundFunctions, rollupsFenceSeconds, routeTableGrants, secretEnvVars } from '../../lib/functions';
 import { loadStageConfig } from '../../lib/stages';
 import { allTables, tables } from '../../lib/table-definitions';
 import { runtimeConfigSchema } from '../../rules/runtime-config';
@@ -468,6 +468,48 @@ describe('outbound messaging and the applications stream', () => {
       MaximumRetryAttempts: expect.any(Number) as number,
       DestinationConfig: { OnFailure: { Destination: expect.anything() as unknown } },
     });
+  });
+});
+
+describe('report rollups', () => {
+  it('runs the ageing job daily at 00:00 IST, retried, and alarms when it fails', () => {
+    const [jobId] = functionByHandler(backgroundFunctions.rollupsAgeing.handler);
+    const rules = ofType(appTemplate, 'AWS::Events::Rule').filter(([, r]) =>
+      JSON.stringify(r.Properties.Targets).includes(jobId),
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties).toMatchObject({
+      ScheduleExpression: 'cron(30 18 * * ? *)',
+      State: 'ENABLED',
+      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [jobId, 'Arn'] }, RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 2 }) as unknown })],
+    });
+    appT.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [jobId, 'Arn'] },
+      Principal: 'events.amazonaws.com',
+    });
+    const [topicId] = ofType(appTemplate, 'AWS::SNS::Topic')[0]!;
+    appT.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Errors',
+      Namespace: 'AWS/Lambda',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: jobId } }],
+      AlarmActions: [{ Ref: topicId }],
+    });
+  });
+
+  it('gives the ageing job time to wait out its fence, which outlasts a stream consumer invocation', () => {
+    const [, job] = functionByHandler(backgroundFunctions.rollupsAgeing.handler);
+    const [, consumer] = functionByHandler(backgroundFunctions.applicationsStream.handler);
+    expect(rollupsFenceSeconds).toBeGreaterThan(Number(consumer.Properties.Timeout));
+    expect(Number(job.Properties.Timeout)).toBeGreaterThanOrEqual(rollupsFenceSeconds + 120);
+  });
+
+  it('indexes the rollups by birthday for the ageing job, and lets the report routes read only the rollups they need', () => {
+    expect(tables.rollups.indexes.map((i) => i.indexName)).toEqual(['by-birthday']);
+    for (const path of ['/api/admin/stats', '/api/admin/reports/summary', '/api/admin/reports/rows']) {
+      const route = routes.find((r) => r.path === path)!;
+      expect(route.access, path).toBe('staff');
+      expect(route.tables.every((t) => t.access === 'read'), path).toBe(true);
+    }
   });
 });
 

@@ -46,6 +46,8 @@ export default async function setup(project: TestProject) {
 
   project.provide('appUrl', `http://localhost:${port}`);
   project.provide('stackLogFile', logFile);
+  // Operator commands (npm run staff / import) find the stack through ${dataDir}/endpoints.json.
+  project.provide('localDataDir', dataDir);
 
   const appUrl = `http://localhost:${port}`;
   return async () => {
@@ -70,5 +72,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     appUrl: string;
     stackLogFile: string;
+    localDataDir: string;
   }
 }

@@ -5,8 +5,15 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import { BatchWriteCommand, type BatchWriteCommandOutput, DeleteCommand, type DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandOutput,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, DynamoDBRecord } from 'aws-lambda';
 import { localCredentials, localRegion } from '../../local/dynamodb';
 import { toLambdaRecord } from '../../local/stream-poller';
 
@@ -17,12 +24,66 @@ import { toLambdaRecord } from '../../local/stream-poller';
 export const STATUSES = ['pending', 'under_review', 'approved', 'rejected'] as const;
 export type Status = (typeof STATUSES)[number];
 export const DISTRICTS = [
-  'Ariyalur', 'Chengalpattu', 'Chennai', 'Coimbatore', 'Cuddalore', 'Dharmapuri', 'Dindigul', 'Erode',
-  'Kallakurichi', 'Kancheepuram', 'Kanniyakumari', 'Karur', 'Krishnagiri', 'Madurai', 'Mayiladuthurai',
-  'Nagapattinam', 'Namakkal', 'Nilgiris', 'Perambalur', 'Pudukkottai', 'Ramanathapuram', 'Ranipet', 'Salem',
-  'Sivaganga', 'Tenkasi', 'Thanjavur', 'Theni', 'Thoothukudi', 'Tiruchirappalli', 'Tirunelveli', 'Tirupathur',
-  'Tiruppur', 'Tiruvallur', 'Tiruvannamalai', 'Tiruvarur', 'Vellore', 'Viluppuram', 'Virudhunagar',
+  'Ariyalur',
+  'Chengalpattu',
+  'Chennai',
+  'Coimbatore',
+  'Cuddalore',
+  'Dharmapuri',
+  'Dindigul',
+  'Erode',
+  'Kallakurichi',
+  'Kancheepuram',
+  'Kanniyakumari',
+  'Karur',
+  'Krishnagiri',
+  'Madurai',
+  'Mayiladuthurai',
+  'Nagapattinam',
+  'Namakkal',
+  'Nilgiris',
+  'Perambalur',
+  'Pudukkottai',
+  'Ramanathapuram',
+  'Ranipet',
+  'Salem',
+  'Sivaganga',
+  'Tenkasi',
+  'Thanjavur',
+  'Theni',
+  'Thoothukudi',
+  'Tiruchirappalli',
+  'Tirunelveli',
+  'Tirupathur',
+  'Tiruppur',
+  'Tiruvallur',
+  'Tiruvannamalai',
+  'Tiruvarur',
+  'Vellore',
+  'Viluppuram',
+  'Virudhunagar',
 ] as const;
+
+/** A request of a signed-in viewer, as API Gateway hands it after the JWT authorizer. */
+export function staffEvent(query: Record<string, string> = {}): APIGatewayProxyEventV2WithJWTAuthorizer {
+  return {
+    version: '2.0',
+    routeKey: 'GET /api/admin/reports/summary',
+    rawPath: '/api/admin/reports/summary',
+    rawQueryString: new URLSearchParams(query).toString(),
+    headers: {},
+    queryStringParameters: query,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: 'test',
+      authorizer: {
+        jwt: { claims: { sub: 'staff', 'cognito:groups': '[viewer]' }, scopes: [] },
+        principalId: '',
+        integrationLatency: 0,
+      },
+    },
+  } as unknown as APIGatewayProxyEventV2WithJWTAuthorizer;
+}
 
 /** A small seeded generator (mulberry32): the same data on every run. */
 export function randomSource(seed: number) {
@@ -51,7 +112,8 @@ const DAY_MS = 86_400_000;
 export const istDayOf = (ms: number) => new Date(ms + IST_MS).toISOString().slice(0, 10);
 /** The first instant of an IST day. */
 export const istMidnight = (day: string) => Date.parse(`${day}T00:00:00.000Z`) - IST_MS;
-export const shiftDay = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS).toISOString().slice(0, 10);
+export const shiftDay = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 /** The stored application item (lambdas/adapters/applications.ts), as imported rows may have it: fields can be missing. */
 export function applicationItem(fields: {
@@ -98,7 +160,13 @@ export interface GeneratedSet {
  * invalid birth dates, birthdays around today and on 29 February, submissions at the
  * first and last millisecond of an IST day.
  */
-export function generateApplications(random: Random, count: number, days: number, today: string, idPrefix = 'a'): GeneratedSet {
+export function generateApplications(
+  random: Random,
+  count: number,
+  days: number,
+  today: string,
+  idPrefix = 'a',
+): GeneratedSet {
   const lastDay = shiftDay(today, -1);
   const firstDay = shiftDay(lastDay, -(days - 1));
   const items: Record<string, unknown>[] = [];
@@ -145,9 +213,14 @@ export async function inParallel<T>(values: readonly T[], concurrency: number, w
 }
 
 /** BatchWrite in parallel (DynamoDB Local takes several thousand puts a second this way). */
-export async function putAll(db: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[], concurrency = 8) {
+export async function putAll(
+  db: DynamoDBDocumentClient,
+  table: string,
+  items: readonly Record<string, unknown>[],
+  concurrency = 8,
+) {
   const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25) as Record<string, unknown>[]);
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   await inParallel(batches, concurrency, async (batch) => {
     let requests: unknown[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
     while (requests && requests.length > 0) {
@@ -160,7 +233,12 @@ export async function putAll(db: DynamoDBDocumentClient, table: string, items: r
 }
 
 /** A staff status change, as the dashboard makes it (status and the district-status key). */
-export async function changeStatus(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>, status: Status) {
+export async function changeStatus(
+  db: DynamoDBDocumentClient,
+  table: string,
+  item: Record<string, unknown>,
+  status: Status,
+) {
   const district = typeof item.revenue_district === 'string' ? item.revenue_district : 'Unknown';
   await db.send(
     new UpdateCommand({
@@ -175,7 +253,12 @@ export async function changeStatus(db: DynamoDBDocumentClient, table: string, it
 }
 
 /** A correction of counted fields (as an import run again may make). */
-export async function changeFields(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>, fields: Record<string, unknown>) {
+export async function changeFields(
+  db: DynamoDBDocumentClient,
+  table: string,
+  item: Record<string, unknown>,
+  fields: Record<string, unknown>,
+) {
   const names = Object.keys(fields);
   await db.send(
     new UpdateCommand({
@@ -201,7 +284,13 @@ export async function scanApplications(db: DynamoDBDocumentClient, table: string
       let start: Record<string, unknown> | undefined;
       do {
         const page = await db.send(
-          new ScanCommand({ TableName: table, Segment: segment, TotalSegments: 4, ConsistentRead: true, ExclusiveStartKey: start }),
+          new ScanCommand({
+            TableName: table,
+            Segment: segment,
+            TotalSegments: 4,
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
         );
         items.push(...(page.Items ?? []).filter((i) => String(i.pk).startsWith('APP#')));
         start = page.LastEvaluatedKey;
@@ -212,22 +301,33 @@ export async function scanApplications(db: DynamoDBDocumentClient, table: string
 }
 
 /** Every record still in the table's stream, shard by shard, as Lambda would be handed them. */
-export async function readWholeStream(client: DynamoDBClient, endpoint: string, table: string): Promise<DynamoDBRecord[]> {
+export async function readWholeStream(
+  client: DynamoDBClient,
+  endpoint: string,
+  table: string,
+): Promise<DynamoDBRecord[]> {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
   const streamArn = Table!.LatestStreamArn!;
   const streams = new DynamoDBStreamsClient({ endpoint, region: localRegion, credentials: localCredentials });
   try {
-    const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
+    const shards =
+      (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
     // Parents before children, as the event source mapping reads them.
     const ordered = [...shards].sort((a, b) =>
-      (a.SequenceNumberRange?.StartingSequenceNumber ?? '').padStart(40, '0').localeCompare(
-        (b.SequenceNumberRange?.StartingSequenceNumber ?? '').padStart(40, '0'),
-      ),
+      (a.SequenceNumberRange?.StartingSequenceNumber ?? '')
+        .padStart(40, '0')
+        .localeCompare((b.SequenceNumberRange?.StartingSequenceNumber ?? '').padStart(40, '0')),
     );
     const records: DynamoDBRecord[] = [];
     for (const shard of ordered) {
       let iterator = (
-        await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }))
+        await streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: shard.ShardId,
+            ShardIteratorType: 'TRIM_HORIZON',
+          }),
+        )
       ).ShardIterator;
       while (iterator) {
         const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
@@ -289,7 +389,11 @@ function bucketOf(dob: unknown, today: string): string {
 }
 
 /** Spec 5's filter semantics and section 3's derived figures, on the day `today` (IST). */
-export function bruteForceReport(items: readonly Record<string, unknown>[], filters: BruteFilters, today: string): BruteReport {
+export function bruteForceReport(
+  items: readonly Record<string, unknown>[],
+  filters: BruteFilters,
+  today: string,
+): BruteReport {
   const statuses = new Set<string>(filters.statuses && filters.statuses.length > 0 ? filters.statuses : STATUSES);
   const districts = filters.districts && filters.districts.length > 0 ? new Set(filters.districts) : undefined;
   const start = filters.from ? istMidnight(filters.from) : -Infinity;
@@ -308,7 +412,8 @@ export function bruteForceReport(items: readonly Record<string, unknown>[], filt
     const status = String(item.application_status);
     const at = Date.parse(String(item.submitted_at));
     if (!statuses.has(status) || !(at >= start && at <= end)) continue;
-    const district = typeof item.revenue_district === 'string' && item.revenue_district ? item.revenue_district : 'Unknown';
+    const district =
+      typeof item.revenue_district === 'string' && item.revenue_district ? item.revenue_district : 'Unknown';
     if (districts && !districts.has(district)) continue;
     report.total += 1;
     report.byStatus[status]! += 1;

@@ -8,7 +8,7 @@ export const paths = {
     path: '/admin',
     getHref: () => '/admin',
   },
-  /** Everything under /admin: the staff area's own routes (reports, …) come later. */
+  /** /admin and everything under it: one lazy route; its pages are chosen inside its chunk. */
   adminAny: {
     path: '/admin/*',
   },

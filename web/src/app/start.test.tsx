@@ -96,6 +96,18 @@ describe('start-up', () => {
     expect(screen.getByLabelText('Password')).toBeTruthy();
   });
 
+  it('speaks English in the staff area even where the public default is Tamil, unless Tamil was chosen', async () => {
+    window.history.replaceState(null, '', '/admin');
+    await boot(configFetch({ ...testConfig, defaultLanguage: 'ta' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Staff sign in' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('en');
+
+    act(() => root?.unmount());
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, 'ta');
+    await boot(configFetch({ ...testConfig, defaultLanguage: 'ta' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'பணியாளர் உள்நுழைவு' })).toBeTruthy();
+  });
+
   it('answers an unknown path with a not-found page', async () => {
     window.history.replaceState(null, '', '/no-such-page');
     await boot(configFetch(testConfig));

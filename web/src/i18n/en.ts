@@ -125,17 +125,6 @@ export const en = {
     ok: 'Service online',
     error: 'Service unavailable',
   },
-  admin: {
-    title: 'Staff sign in',
-    intro: 'For party staff only. Sign in with the email and password given to you.',
-    email: 'Email',
-    password: 'Password',
-    login: 'Login',
-    signingIn: 'Signing in...',
-    loginFailed: 'Login failed',
-    emailRequired: 'Please enter your email.',
-    passwordRequired: 'Please enter your password.',
-  },
   notFound: {
     title: 'Page not found',
     body: 'The page you are looking for does not exist or has moved.',

@@ -52,19 +52,22 @@ interface RequestOptions<S extends z.ZodType> {
   /** Schema of a successful response body. */
   readonly schema: S;
   readonly signal?: AbortSignal;
+  /** Extra request headers (the staff area's Authorization). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Calls `${apiBasePath}${path}`; resolves with the parsed body or throws an ApiError. */
 export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.infer<S>> {
-  const { method = 'GET', body, schema, signal } = options;
+  const { method = 'GET', body, schema, signal, headers } = options;
   let response: Response;
   try {
     response = await fetch(`${basePath}${path}`, {
       method,
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });

@@ -5,10 +5,15 @@ import { I18nextProvider } from 'react-i18next';
 import { type RuntimeConfig, RuntimeConfigContext } from '../config';
 import { createI18n } from '../i18n/i18n';
 import type { Language } from '../i18n/language';
+import { addStaffTranslations } from '../i18n/staff';
 
-/** Renders with a fresh i18next instance and the test runtime config, as the app does after start-up. */
+/**
+ * Renders with a fresh i18next instance and the test runtime config, as the app does after
+ * start-up (with the staff strings, as the /admin chunk adds them).
+ */
 export function renderWithI18n(ui: ReactElement, language: Language = 'en'): RenderResult & { i18n: I18n } {
   const i18n = createI18n(language);
+  addStaffTranslations(i18n);
   return {
     i18n,
     ...render(

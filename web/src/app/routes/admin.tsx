@@ -1,15 +1,64 @@
+import '../../styles/staff.css';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SignInForm } from '../../features/staff-auth/components/sign-in-form';
+import { Link, useLocation } from 'react-router-dom';
+import { Spinner } from '../../components/spinner';
+import { StaffShell } from '../../components/staff-shell';
+import { AuthGate } from '../../features/staff-auth/components/auth-gate';
+import { Dashboard } from '../../features/staff-dashboard/components/dashboard';
+import { readStoredLanguage } from '../../i18n/language';
+import { addStaffTranslations } from '../../i18n/staff';
+import { staffPage, staffPaths } from '../../staff-paths';
 
-// Lazy chunk: nothing of the staff area loads on the public page.
+// The /admin chunk: Amplify, the gate, the staff strings and styles, and the dashboard.
+// Nothing here reaches the public page's bundle. The staff pages are chosen here from
+// the path (the public route table has one line for the whole area, and the router's
+// <Routes> would add its code to the public bundle, where the router lives).
+
+// Its own chunk: the reports (and their charts) load only when opened.
+const ReportsRoute = lazy(async () => ({ default: (await import('./admin-reports')).ReportsRoute }));
+
+/** /admin and below: the staff strings, then the root gate; signed in, the staff frame and its page. */
 export function AdminRoute() {
+  const { t, i18n } = useTranslation('staff');
+  const { pathname } = useLocation();
+  // Before any child renders: the staff namespace must be there on the first paint.
+  useState(() => addStaffTranslations(i18n));
+  // Staff work in English unless they chose Tamil with the switch (a Tamil default for
+  // the public page does not apply here). Before paint, so nothing flashes.
+  useLayoutEffect(() => {
+    if (!readStoredLanguage() && i18n.language !== 'en') void i18n.changeLanguage('en');
+  }, [i18n]);
+  const page = staffPage(pathname);
+  const title = `${t('area')} · ${i18n.t('shell.documentTitle')}`;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return (
+    <AuthGate>
+      <StaffShell>
+        {page === 'dashboard' && <Dashboard />}
+        {page === 'reports' && (
+          <Suspense fallback={<Spinner label={t('gate.loading')} />}>
+            <ReportsRoute />
+          </Suspense>
+        )}
+        {page === 'notFound' && <AdminNotFound />}
+      </StaffShell>
+    </AuthGate>
+  );
+}
+
+function AdminNotFound() {
   const { t } = useTranslation();
   return (
     <article className="card card-narrow">
       <div className="card-body">
-        <h1 className="page-title">{t('admin.title')}</h1>
-        <p className="page-intro">{t('admin.intro')}</p>
-        <SignInForm />
+        <h1 className="page-title">{t('notFound.title')}</h1>
+        <p className="page-intro">{t('notFound.body')}</p>
+        <Link className="button button-secondary" to={staffPaths.dashboard.getHref()}>
+          {t('notFound.home')}
+        </Link>
       </div>
     </article>
   );

@@ -1,15 +1,31 @@
 // @vitest-environment happy-dom
 import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithI18n } from '../../../testing/render';
+import { LoginScreen } from './login-screen';
 import { SignInForm } from './sign-in-form';
 
-afterEach(cleanup);
+const auth = vi.hoisted(() => ({
+  signIn: vi.fn<(input: unknown) => Promise<unknown>>(),
+  confirmSignIn: vi.fn<(input: unknown) => Promise<unknown>>(),
+}));
+vi.mock('aws-amplify/auth', () => auth);
+
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
 
 const email = () => screen.getByLabelText<HTMLInputElement>('Email');
 const password = () => screen.getByLabelText<HTMLInputElement>('Password');
 const login = () => screen.getByRole('button', { name: 'Login' });
+
+async function fillAndLogin(user: ReturnType<typeof userEvent.setup>, pw = 'Temporary-Pass-1!') {
+  await user.type(email(), 'staff@example.org');
+  await user.type(password(), pw);
+  await user.click(login());
+}
 
 describe('staff sign-in form', () => {
   it('has labelled email and password fields', () => {
@@ -30,6 +46,7 @@ describe('staff sign-in form', () => {
     expect(password().getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(email());
     expect(screen.queryByRole('alert')).toBeNull();
+    expect(auth.signIn).not.toHaveBeenCalled();
   });
 
   it('requires the password when only the email is given', async () => {
@@ -46,21 +63,110 @@ describe('staff sign-in form', () => {
     expect(document.activeElement).toBe(password());
   });
 
-  it('shows the sign-in failure in the alert banner', async () => {
+  it("shows Cognito's own message in the banner", async () => {
+    auth.signIn.mockRejectedValue(
+      Object.assign(new Error('Incorrect username or password.'), { name: 'NotAuthorizedException' }),
+    );
     const user = userEvent.setup();
     renderWithI18n(<SignInForm />);
-    await user.type(email(), 'staff@example.org');
-    await user.type(password(), 'correct horse');
-    await user.click(login());
+    await fillAndLogin(user, 'correct horse');
 
-    // The sign-in seam is not wired to Cognito yet: it fails, and says so.
-    expect((await screen.findByRole('alert')).textContent).toBe('Sign-in is not available yet');
-    expect(email().getAttribute('aria-invalid')).toBe('false');
+    expect((await screen.findByRole('alert')).textContent).toBe('Incorrect username or password.');
+    expect(auth.signIn).toHaveBeenCalledWith({
+      username: 'staff@example.org',
+      password: 'correct horse',
+      options: { authFlowType: 'USER_SRP_AUTH' },
+    });
+    expect(login().hasAttribute('disabled')).toBe(false);
+  });
+
+  it('says "Login failed" when the failure has no message', async () => {
+    auth.signIn.mockRejectedValue(new Error(''));
+    const user = userEvent.setup();
+    renderWithI18n(<SignInForm />);
+    await fillAndLogin(user);
+    expect((await screen.findByRole('alert')).textContent).toBe('Login failed');
+  });
+
+  it('shows the loading state while signing in', async () => {
+    auth.signIn.mockReturnValue(new Promise(() => undefined));
+    const user = userEvent.setup();
+    renderWithI18n(<SignInForm />);
+    await fillAndLogin(user);
+    expect(screen.getByRole('button', { name: 'Signing in...' }).hasAttribute('disabled')).toBe(true);
   });
 
   it('speaks Tamil', () => {
     renderWithI18n(<SignInForm />, 'ta');
     expect(screen.getByLabelText('மின்னஞ்சல்')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'உள்நுழை' })).toBeTruthy();
+  });
+});
+
+describe('first sign-in of an admin-created user', () => {
+  const newPassword = () => screen.getByLabelText<HTMLInputElement>('New password');
+  const repeat = () => screen.getByLabelText<HTMLInputElement>('Repeat the new password');
+  const save = () => screen.getByRole('button', { name: 'Set password and sign in' });
+
+  async function reachNewPassword(user: ReturnType<typeof userEvent.setup>) {
+    auth.signIn.mockResolvedValue({
+      isSignedIn: false,
+      nextStep: { signInStep: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' },
+    });
+    renderWithI18n(<LoginScreen />);
+    await fillAndLogin(user);
+    await screen.findByRole('heading', { level: 1, name: 'Set a new password' });
+  }
+
+  it('asks for a new password, explaining the policy, and answers the challenge', async () => {
+    const user = userEvent.setup();
+    await reachNewPassword(user);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+    const rules = screen.getAllByRole('listitem').map((li) => li.textContent);
+    expect(rules).toHaveLength(5);
+    expect(rules[0]).toContain('at least 12 characters');
+
+    auth.confirmSignIn.mockResolvedValue({ isSignedIn: true, nextStep: { signInStep: 'DONE' } });
+    await user.type(newPassword(), 'My-New-Password-9');
+    await user.type(repeat(), 'My-New-Password-9');
+    expect(screen.getAllByRole('listitem').every((li) => li.getAttribute('data-met') === 'true')).toBe(true);
+    await user.click(save());
+    expect(auth.confirmSignIn).toHaveBeenCalledWith({ challengeResponse: 'My-New-Password-9' });
+  });
+
+  it('refuses a password outside the policy, or two that differ, before asking Cognito', async () => {
+    const user = userEvent.setup();
+    await reachNewPassword(user);
+    await user.type(newPassword(), 'short');
+    await user.click(save());
+    expect(newPassword().getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('The new password does not meet every rule below.')).toBeTruthy();
+
+    await user.clear(newPassword());
+    await user.type(newPassword(), 'My-New-Password-9');
+    await user.type(repeat(), 'My-New-Password-8');
+    await user.click(save());
+    expect(repeat().getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('The two passwords are not the same.')).toBeTruthy();
+    expect(auth.confirmSignIn).not.toHaveBeenCalled();
+  });
+
+  it("shows Cognito's refusal of the new password", async () => {
+    const user = userEvent.setup();
+    await reachNewPassword(user);
+    auth.confirmSignIn.mockRejectedValue(new Error('Password does not conform to policy: Password not long enough'));
+    await user.type(newPassword(), 'My-New-Password-9');
+    await user.type(repeat(), 'My-New-Password-9');
+    await user.click(save());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The new password could not be set');
+    expect(alert.textContent).toContain('Password does not conform to policy');
+  });
+
+  it('can go back to the sign-in form', async () => {
+    const user = userEvent.setup();
+    await reachNewPassword(user);
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Staff sign in' })).toBeTruthy();
   });
 });

@@ -1,6 +1,9 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { signIn } from '../api/sign-in';
+import { useRuntimeConfig } from '../../../config';
+import { authFlowFor } from '../api/configure-amplify';
+import { type SignInOutcome, signInStaff } from '../api/sign-in';
+import { authErrorMessage } from '../utils/auth-error';
 
 interface FieldErrors {
   readonly email?: boolean;
@@ -10,8 +13,10 @@ interface FieldErrors {
 /** The auth service's own message when it gives one (spec 8), else "Login failed". */
 type Failure = { readonly message: string } | { readonly message?: undefined };
 
-export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
-  const { t } = useTranslation();
+/** Email, password, "Login". Success is announced by Amplify's Hub; other steps go to `onNextStep`. */
+export function SignInForm({ onNextStep }: { onNextStep?: (outcome: SignInOutcome) => void }) {
+  const { t } = useTranslation('staff');
+  const config = useRuntimeConfig();
   const id = useId();
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -30,12 +35,13 @@ export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
 
     setSubmitting(true);
     try {
-      await signIn({ email: email.trim(), password });
-      onSignedIn?.();
-    } catch (error) {
-      setFailure(error instanceof Error && error.message ? { message: error.message } : {});
-    } finally {
+      const outcome = await signInStaff({ email: email.trim(), password }, authFlowFor(config.cognito));
       setSubmitting(false);
+      onNextStep?.(outcome);
+    } catch (error) {
+      setSubmitting(false);
+      const message = authErrorMessage(error);
+      setFailure(message === undefined ? {} : { message });
     }
   };
 
@@ -51,12 +57,12 @@ export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
     <form className="step" noValidate onSubmit={onSubmit} aria-busy={submitting}>
       {failure && (
         <div className="alert alert-error" role="alert">
-          {failure.message === undefined ? t('admin.loginFailed') : <span lang="en">{failure.message}</span>}
+          {failure.message === undefined ? t('login.loginFailed') : <span lang="en">{failure.message}</span>}
         </div>
       )}
       <div className="field">
         <label htmlFor={emailId} className="field-label">
-          {t('admin.email')}
+          {t('login.email')}
         </label>
         <input
           ref={emailRef}
@@ -73,13 +79,13 @@ export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
         />
         {fieldErrors.email && (
           <p id={`${emailId}-error`} className="field-error">
-            {t('admin.emailRequired')}
+            {t('login.emailRequired')}
           </p>
         )}
       </div>
       <div className="field">
         <label htmlFor={passwordId} className="field-label">
-          {t('admin.password')}
+          {t('login.password')}
         </label>
         <input
           ref={passwordRef}
@@ -96,12 +102,13 @@ export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
         />
         {fieldErrors.password && (
           <p id={`${passwordId}-error`} className="field-error">
-            {t('admin.passwordRequired')}
+            {t('login.passwordRequired')}
           </p>
         )}
       </div>
       <button type="submit" className="button button-primary" disabled={submitting}>
-        {submitting ? t('admin.signingIn') : t('admin.login')}
+        {submitting && <span className="button-spinner" aria-hidden="true" />}
+        {submitting ? t('login.signingIn') : t('login.login')}
       </button>
     </form>
   );

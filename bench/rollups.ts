@@ -1,0 +1,208 @@
+// `npm run bench:rollups`: what one report costs at 10,000 and at 100,000 applications.
+//
+// Loads applications straight into DynamoDB Local (BatchWrite, in parallel), lets the
+// local stream poller feed them to the real consumer, then calls the report handler
+// (90 days, every district and status) with a meter on its DynamoDB client that asks
+// every request for ReturnConsumedCapacity TOTAL: items read and capacity units are
+// measured, not estimated. Asserts that they differ by less than 10% between the two
+// sizes, and that a rebuild on 100,000 produces the rollups the stream built.
+// BENCH_SMALL / BENCH_LARGE change the sizes.
+import type { Context } from 'aws-lambda';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ensureTables, localTableNames, startDynamoDbLocal } from '../local/dynamodb';
+import { freePort } from '../local/ports';
+import { localLambdaContext } from '../local/queue';
+import { startStreamPoller } from '../local/stream-poller';
+import { tables, type TableKey } from '../lib/table-definitions';
+import { makeRollupsStore, type RollupState, type RollupsStore } from '../lambdas/adapters/rollups';
+import { meterCapacity } from '../lambdas/lib/capacity-meter';
+import { rebuildRollups } from '../lambdas/lib/rollups-rebuild';
+import type { ReportCost } from '../lambdas/handlers/reports-summary';
+import { type DayCounters, reportSummarySchema } from '../rules/report';
+import { generateApplications, istDayOf, putAll, randomSource, shiftDay, staffEvent } from '../test/support/rollups';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const SMALL = Number(process.env.BENCH_SMALL ?? 10_000);
+const LARGE = Number(process.env.BENCH_LARGE ?? 100_000);
+const DAYS = 120;
+const started = Date.now();
+const say = (line: string) =>
+  process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+/** A fresh context per invocation, as Lambda gives: middy times out from its remaining time. */
+const context = (): Context => localLambdaContext('bench', 60_000);
+
+interface Row {
+  readonly label: string;
+  readonly applications: number;
+  readonly cost: ReportCost;
+  readonly wallMs: number;
+}
+
+/** Non-zero counters, totals and counted cells of a generation, for comparison. */
+function figures(dump: { days: DayCounters[]; totals: { byStatus: Record<string, number> }; states: RollupState[] }) {
+  const days = dump.days
+    .filter((d) => d.cells.some((c) => c.some((n) => n !== 0)))
+    .map((d) => `${d.status}#${d.day}=${JSON.stringify(d.cells)}`)
+    .sort();
+  const states = dump.states
+    .filter((s) => s.cell)
+    .map((s) => `${s.id}=${JSON.stringify(s.cell)}`)
+    .sort();
+  return { days, totals: JSON.stringify(dump.totals.byStatus), states };
+}
+
+function table(rows: readonly Row[]): string {
+  const header = [
+    'report (90 days, all districts, all statuses)',
+    'applications',
+    'requests',
+    'items read',
+    'RCU',
+    'handler ms',
+    'wall ms',
+  ];
+  const body = rows.map((r) => [
+    r.label,
+    r.applications.toLocaleString('en-IN'),
+    String(r.cost.requests),
+    String(r.cost.itemsRead),
+    r.cost.capacityUnits.toFixed(1),
+    r.cost.ms.toFixed(1),
+    r.wallMs.toFixed(1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<number> {
+  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  const names = localTableNames('bench');
+  await ensureTables(dynamo.client, names);
+  Object.assign(process.env, {
+    STAGE: 'bench',
+    APP_MODE: 'local',
+    AWS_REGION: 'ap-south-1',
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    ...Object.fromEntries((Object.keys(tables) as TableKey[]).map((k) => [tables[k].envVar, names[k]])),
+  });
+  const db = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
+  const store: RollupsStore = makeRollupsStore(db, names.rollups);
+  const stream = await import('../lambdas/handlers/applications-stream');
+  const summary = await import('../lambdas/handlers/reports-summary');
+  const consumer = stream.makeHandler({ rollups: store, clock: () => new Date() });
+  const poller = await startStreamPoller({
+    endpoint: dynamo.endpoint,
+    tableName: names.applications,
+    handler: (e) => consumer(e),
+  });
+
+  // The report handler on its own client, metered.
+  const reportDb = DynamoDBDocumentClient.from(dynamo.client);
+  let lastCost: ReportCost | undefined;
+  const report = summary.makeHandler({
+    rollups: makeRollupsStore(reportDb, names.rollups),
+    clock: () => new Date(),
+    meter: meterCapacity(reportDb),
+    onCost: (cost) => (lastCost = cost),
+  });
+  const today = istDayOf(Date.now());
+  const yesterday = shiftDay(today, -1);
+  const query = { from: shiftDay(yesterday, -89), to: yesterday };
+  const measure = async (label: string, applications: number, at?: Date): Promise<Row> => {
+    const handler = at
+      ? summary.makeHandler({
+          rollups: makeRollupsStore(reportDb, names.rollups),
+          clock: () => at,
+          meter: meterCapacity(reportDb),
+          onCost: (cost) => (lastCost = cost),
+        })
+      : report;
+    const runs: Row[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t0 = performance.now();
+      const response = await handler(staffEvent(query), context());
+      const wallMs = performance.now() - t0;
+      if (response.statusCode !== 200) {
+        throw new Error(`report answered ${response.statusCode}: ${response.body}`);
+      }
+      const body = reportSummarySchema.parse(JSON.parse(response.body ?? ''));
+      if (body.series.length !== 90) throw new Error('expected 90 days');
+      if (i > 0) runs.push({ label, applications, cost: lastCost!, wallMs }); // the first warms up
+    }
+    // The median run by handler time (items and capacity are the same every run).
+    const sorted = [...runs].sort((a, b) => a.cost.ms - b.cost.ms);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+
+  const random = randomSource(42);
+  const load = async (count: number, prefix: string) => {
+    const { items } = generateApplications(random, count, DAYS, today, prefix);
+    const t0 = Date.now();
+    await putAll(db, names.applications, items, 12);
+    say(
+      `loaded ${count.toLocaleString('en-IN')} applications in ${((Date.now() - t0) / 1000).toFixed(1)} s (BatchWrite)`,
+    );
+    await poller.drain(900_000);
+    if (poller.failures().length > 0) throw new Error('stream records failed');
+    say(`stream consumer caught up after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  };
+
+  const rows: Row[] = [];
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  try {
+    await load(SMALL, 'a');
+    rows.push(await measure('job up to date', SMALL));
+    rows.push(await measure('tomorrow, job not run: corrected on read', SMALL, tomorrow));
+    await load(LARGE - SMALL, 'b');
+    rows.push(await measure('job up to date', LARGE));
+    rows.push(await measure('tomorrow, job not run: corrected on read', LARGE, tomorrow));
+
+    say('rebuilding the rollups from the table');
+    const before = (await store.getMeta())!;
+    const rebuilt = await rebuildRollups(
+      { store, db, applicationsTable: names.applications, clock: () => new Date() },
+      { keepPrevious: true },
+    );
+    say(`rebuild of ${rebuilt.scanned.toLocaleString('en-IN')} applications: ${(rebuilt.ms / 1000).toFixed(1)} s`);
+    const [streamBuilt, fromTable] = await Promise.all([
+      store.dumpGeneration(before.current).then(figures),
+      store.dumpGeneration(rebuilt.generation).then(figures),
+    ]);
+    const rebuildEqual =
+      JSON.stringify(streamBuilt.days) === JSON.stringify(fromTable.days) &&
+      streamBuilt.totals === fromTable.totals &&
+      JSON.stringify(streamBuilt.states) === JSON.stringify(fromTable.states);
+
+    process.stdout.write(`\n${table(rows)}\n\n`);
+    const [small, , large] = rows as [Row, Row, Row, Row];
+    const diff = (a: number, b: number) => Math.abs(b - a) / Math.max(a, b);
+    const itemsDiff = diff(small.cost.itemsRead, large.cost.itemsRead);
+    const rcuDiff = diff(small.cost.capacityUnits, large.cost.capacityUnits);
+    const checks = [
+      [`items read differ by ${(itemsDiff * 100).toFixed(1)}% (< 10%)`, itemsDiff < 0.1],
+      [`capacity units differ by ${(rcuDiff * 100).toFixed(1)}% (< 10%)`, rcuDiff < 0.1],
+      [
+        `rebuild on ${rebuilt.scanned.toLocaleString('en-IN')} equals the stream-built rollups (${fromTable.days.length} day rows, ${fromTable.states.length} states) in ${(rebuilt.ms / 1000).toFixed(1)} s`,
+        rebuildEqual,
+      ],
+    ] as const;
+    for (const [text, ok] of checks) process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${text}\n`);
+    say('done');
+    return checks.every(([, ok]) => ok) ? 0 : 1;
+  } finally {
+    await poller.stop();
+    await dynamo.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { rollupsFenceSeconds } from '../../lib/functions';
+import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
+import { systemClock } from '../lib/clock';
+import { makeDocumentClient } from '../lib/dynamo';
+import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
+import { logger } from '../lib/logger';
+import { ageRollups } from '../lib/rollups-ageing';
+
+// Daily at 00:00 IST (EventBridge schedule; a timer in the local stack): moves the
+// applications whose birthday crossed an age bucket boundary since the last run.
+
+export const ageingEnvSchema = baseEnvSchema.extend({
+  /** Wait after announcing the run: longer than a consumer invocation (lib/functions.ts). */
+  ROLLUPS_FENCE_SECONDS: z.coerce.number().min(0).max(240).default(rollupsFenceSeconds),
+});
+
+export interface AgeingDeps {
+  readonly rollups: RollupsStore;
+  readonly clock: () => Date;
+  readonly fenceMs: number;
+}
+
+export function makeHandler({ rollups, clock, fenceMs }: AgeingDeps) {
+  return async () => {
+    const result = await ageRollups(rollups, clock(), { fenceMs });
+    logger.info('Rollups aged', { ...result });
+    return result;
+  };
+}
+
+const env = parseEnv(ageingEnvSchema);
+export const handler = makeHandler({
+  rollups: makeRollupsStore(makeDocumentClient(env), tableName('rollups')),
+  clock: systemClock(),
+  fenceMs: env.ROLLUPS_FENCE_SECONDS * 1000,
+});

@@ -1,0 +1,85 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+// What a piece of work costs in DynamoDB, measured rather than guessed: inside
+// `measure`, every command the client sends asks for ReturnConsumedCapacity TOTAL, and
+// the items read and the capacity units consumed are added up from the responses.
+
+export interface DynamoUsage {
+  readonly requests: number;
+  /** Items read: fetched by Get/BatchGet, or evaluated by Query/Scan (ScannedCount). */
+  readonly itemsRead: number;
+  readonly capacityUnits: number;
+}
+
+interface Tally {
+  requests: number;
+  itemsRead: number;
+  capacityUnits: number;
+}
+
+type Capacity = { CapacityUnits?: number } | undefined;
+
+function capacityOf(output: Record<string, unknown>): number {
+  const consumed = output.ConsumedCapacity as Capacity | Capacity[] | undefined;
+  const list = Array.isArray(consumed) ? consumed : [consumed];
+  return list.reduce((sum, c) => sum + (c?.CapacityUnits ?? 0), 0);
+}
+
+function itemsOf(command: string, output: Record<string, unknown>): number {
+  switch (command) {
+    case 'GetItemCommand':
+    case 'GetCommand':
+      return output.Item ? 1 : 0;
+    case 'BatchGetItemCommand':
+    case 'BatchGetCommand':
+      return Object.values((output.Responses ?? {}) as Record<string, unknown[]>).reduce(
+        (n, items) => n + items.length,
+        0,
+      );
+    case 'TransactGetItemsCommand':
+    case 'TransactGetCommand':
+      return ((output.Responses ?? []) as unknown[]).length;
+    case 'QueryCommand':
+    case 'ScanCommand':
+      return Number(output.ScannedCount ?? output.Count ?? 0);
+    default:
+      return 0;
+  }
+}
+
+export interface CapacityMeter {
+  measure<T>(work: () => Promise<T>): Promise<{ result: T; usage: DynamoUsage }>;
+}
+
+const meters = new WeakMap<object, CapacityMeter>();
+
+/** The meter of a document client (added on first use; one per client and its base client). */
+export function meterCapacity(client: DynamoDBDocumentClient): CapacityMeter {
+  const known = meters.get(client.middlewareStack);
+  if (known) return known;
+  const storage = new AsyncLocalStorage<Tally>();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const tally = storage.getStore();
+      if (!tally) return next(args);
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as Record<string, unknown>;
+      tally.requests += 1;
+      tally.itemsRead += itemsOf(context.commandName ?? '', output);
+      tally.capacityUnits += capacityOf(output);
+      return result;
+    },
+    { step: 'initialize', name: 'capacityMeter' },
+  );
+  const meter: CapacityMeter = {
+    async measure(work) {
+      const tally: Tally = { requests: 0, itemsRead: 0, capacityUnits: 0 };
+      const result = await storage.run(tally, work);
+      return { result, usage: { ...tally } };
+    },
+  };
+  meters.set(client.middlewareStack, meter);
+  return meter;
+}

@@ -1,0 +1,86 @@
+import { applicationStatuses } from '../../rules/application';
+import { istDay } from '../../rules/ist';
+import {
+  dayCount,
+  foldReport,
+  MAX_REPORT_DAYS,
+  type ReportFilters,
+  type ReportSummary,
+  type StatsResponse,
+} from '../../rules/report';
+import type { RollupsStore } from '../adapters/rollups';
+import { pendingAgeCorrections } from './rollups-ageing';
+import { AppError } from './http';
+
+// The report from the rollups: META (1 item), the day rows of the selected statuses and
+// days (one Query per status), the totals item only when a bound is open, and the
+// birthday index only for the days the ageing run has not reached. What it reads
+// depends on the days and statuses asked for, never on the number of applications.
+
+/** The days a report covers: the filters' bounds, an open one from the data's first or last day. */
+async function resolveRange(
+  store: RollupsStore,
+  gen: string,
+  filters: ReportFilters,
+  capped = true,
+): Promise<{ from: string; to: string } | null> {
+  let { from, to } = filters;
+  if (!from || !to) {
+    const totals = await store.readTotals(gen);
+    from ??= totals.firstDay ?? null;
+    to ??= totals.lastDay ?? null;
+  }
+  if (!from || !to || from > to) return null;
+  if (capped && dayCount(from, to) > MAX_REPORT_DAYS) {
+    throw new AppError('VALIDATION_FAILED', { fields: { [filters.from ? 'to' : 'from']: 'RANGE_TOO_LONG' } });
+  }
+  return { from, to };
+}
+
+export async function reportSummary(store: RollupsStore, filters: ReportFilters, now: Date): Promise<ReportSummary> {
+  const asOf = istDay(now);
+  const meta = await store.getMeta(false);
+  if (!meta) {
+    const range = filters.from && filters.to ? { from: filters.from, to: filters.to } : null;
+    return foldReport({ asOf, filters, range, days: [], corrections: [] });
+  }
+  const range = await resolveRange(store, meta.current, filters);
+  if (!range) return foldReport({ asOf, filters, range: null, days: [], corrections: [] });
+  const [days, corrections] = await Promise.all([
+    store.readDays(meta.current, filters.statuses, range.from, range.to),
+    pendingAgeCorrections(store, meta, asOf),
+  ]);
+  return foldReport({ asOf, filters, range, days, corrections });
+}
+
+/**
+ * How many applications match the filters (for the raw rows; ages do not matter). Without
+ * days or districts, from the totals item; else from the day rows, over any range.
+ */
+export async function reportTotal(store: RollupsStore, filters: ReportFilters, now: Date): Promise<number> {
+  const meta = await store.getMeta(false);
+  if (!meta) return 0;
+  if (!filters.from && !filters.to && filters.districts.length === 0) {
+    const { byStatus } = await store.readTotals(meta.current);
+    return filters.statuses.reduce((sum, s) => sum + byStatus[s], 0);
+  }
+  const range = await resolveRange(store, meta.current, filters, false);
+  if (!range) return 0;
+  const days = await store.readDays(meta.current, filters.statuses, range.from, range.to);
+  return foldReport({ asOf: istDay(now), filters, range, days, corrections: [] }).total;
+}
+
+/** The dashboard's totals: one item. */
+export async function statsSummary(store: RollupsStore): Promise<StatsResponse> {
+  const meta = await store.getMeta(false);
+  const byStatus = meta
+    ? (await store.readTotals(meta.current)).byStatus
+    : Object.fromEntries(applicationStatuses.map((s) => [s, 0]));
+  return {
+    total: applicationStatuses.reduce((sum, s) => sum + (byStatus[s] ?? 0), 0),
+    pending: byStatus.pending ?? 0,
+    under_review: byStatus.under_review ?? 0,
+    approved: byStatus.approved ?? 0,
+    rejected: byStatus.rejected ?? 0,
+  };
+}

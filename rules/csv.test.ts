@@ -1,0 +1,116 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { applicationExportColumns, CSV_BOM, csvCell, csvLine, csvParts, exportFileName, toCsv } from './csv';
+
+describe('csv cells', () => {
+  it('quotes every cell and doubles inner quotes', () => {
+    expect(csvCell('Kavya')).toBe('"Kavya"');
+    expect(csvCell('say "hello"')).toBe('"say ""hello"""');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('line one\nline two')).toBe('"line one\nline two"');
+    expect(csvCell('')).toBe('""');
+  });
+
+  it('writes missing values empty and booleans and numbers plainly', () => {
+    expect(csvCell(undefined)).toBe('""');
+    expect(csvCell(null)).toBe('""');
+    expect(csvCell(true)).toBe('"true"');
+    expect(csvCell(false)).toBe('"false"');
+    expect(csvCell(42)).toBe('"42"');
+  });
+
+  it.each(['=SUM(A1:A9)', '+91 98765', '-2+3', '@cmd', '\t=1', '\r=1'])('neutralises a formula: %j', (text) => {
+    const cell = csvCell(text);
+    expect(cell).toBe(`"'${text}"`);
+  });
+
+  it('leaves ordinary text, dates, numbers and Tamil as they are', () => {
+    for (const text of [
+      '919876543210',
+      '2001-05-14',
+      '2026-11-20T10:00:00.000Z',
+      'மதுரை',
+      'Arts & Science',
+      'a=b',
+      'x-y',
+    ]) {
+      expect(csvCell(text)).toBe(`"${text}"`);
+    }
+  });
+
+  it('neutralises before quoting, so a quoted formula stays inert', () => {
+    expect(csvCell('="x"')).toBe(`"'=""x"""`);
+  });
+});
+
+describe('csv files', () => {
+  const records = [
+    {
+      id: 'a1',
+      name: 'Kavya "KR" Raman',
+      phone_number: '919876543210',
+      is_already_member: false,
+      motivation: 'To serve,\r\nand learn',
+    },
+    {
+      id: 'a2',
+      name: 'முருகன்',
+      phone_number: '919812345678',
+      email: '=HYPERLINK("http://x")',
+      is_already_member: true,
+    },
+  ];
+
+  it('ends every line with CRLF and starts with a byte-order mark', () => {
+    expect(csvLine(['a', 'b'])).toBe('"a","b"\r\n');
+    const text = toCsv(records, applicationExportColumns);
+    expect(text.startsWith(CSV_BOM)).toBe(true);
+    expect(text.endsWith('\r\n')).toBe(true);
+    // Three records' worth of lines (header + 2); the CRLF inside a quoted cell is data.
+    expect(text.split('\r\n').length).toBe(5);
+  });
+
+  it('puts the spec columns first, then every other field', () => {
+    expect(applicationExportColumns.slice(0, 8)).toEqual([
+      'id',
+      'name',
+      'phone_number',
+      'email',
+      'revenue_district',
+      'assembly_constituency',
+      'application_status',
+      'submitted_at',
+    ]);
+    expect(applicationExportColumns).toHaveLength(20);
+    expect(new Set(applicationExportColumns).size).toBe(20);
+  });
+
+  it('round-trips through a CSV parser, with the guard the only change', () => {
+    const text = toCsv(records, applicationExportColumns);
+    const parsed: Record<string, string>[] = parse(text, { bom: true, columns: true });
+    expect(parsed).toHaveLength(2);
+    expect(Object.keys(parsed[0]!)).toEqual([...applicationExportColumns]);
+    expect(parsed[0]).toMatchObject({
+      id: 'a1',
+      name: 'Kavya "KR" Raman',
+      phone_number: '919876543210',
+      email: '',
+      is_already_member: 'false',
+      motivation: 'To serve,\r\nand learn',
+    });
+    expect(parsed[1]).toMatchObject({ name: 'முருகன்', email: `'=HYPERLINK("http://x")`, is_already_member: 'true' });
+  });
+
+  it('gives the parts of a file for a Blob: one per record after the header', () => {
+    const parts = csvParts(records, ['id', 'name'] as const);
+    expect(parts).toEqual([`${CSV_BOM}"id","name"\r\n`, '"a1","Kavya ""KR"" Raman"\r\n', '"a2","முருகன்"\r\n']);
+  });
+
+  it('writes only a header when nothing matches', () => {
+    expect(toCsv([], ['id', 'name'] as const)).toBe(`${CSV_BOM}"id","name"\r\n`);
+  });
+
+  it('names the file after the IST day', () => {
+    expect(exportFileName('applications_export', '2026-11-20')).toBe('applications_export_2026-11-20.csv');
+  });
+});

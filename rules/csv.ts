@@ -1,0 +1,80 @@
+// CSV for staff exports (dashboard and reports): what a spreadsheet program opens
+// safely. UTF-8 with a byte-order mark (so that Excel shows Tamil), every cell quoted
+// with inner quotes doubled, CRLF line ends (RFC 4180), and cells that a spreadsheet
+// would run as a formula neutralised with a leading apostrophe (OWASP "CSV injection").
+
+export const CSV_BOM = '\uFEFF';
+export const CSV_EOL = '\r\n';
+
+/** The spec's export columns first (section 7), then every other field of an application (section 3). */
+export const applicationExportColumns = [
+  'id',
+  'name',
+  'phone_number',
+  'email',
+  'revenue_district',
+  'assembly_constituency',
+  'application_status',
+  'submitted_at',
+  'alternate_phone_number',
+  'gender',
+  'date_of_birth',
+  'education',
+  'specialization',
+  'occupation',
+  'address',
+  'is_already_member',
+  'want_to_volunteer',
+  'want_to_join_and_volunteer',
+  'motivation',
+  'updated_at',
+] as const;
+export type ApplicationExportColumn = (typeof applicationExportColumns)[number];
+
+// A spreadsheet treats a cell starting with one of these as a formula (tab and CR too,
+// which some programs strip before looking at the next character).
+const formulaStart = /^[=+\-@\t\r]/;
+
+/** One cell: text as is, booleans and numbers in their plain form, missing values empty. */
+export function csvCell(value: unknown): string {
+  let text: string;
+  if (value === null || value === undefined) text = '';
+  else if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+  else text = JSON.stringify(value);
+  if (formulaStart.test(text)) text = `'${text}`;
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** One line, with its CRLF. */
+export function csvLine(cells: readonly unknown[]): string {
+  return cells.map(csvCell).join(',') + CSV_EOL;
+}
+
+/** The line of one record, in the order of the columns. */
+export function csvRecordLine<C extends string>(record: Partial<Record<C, unknown>>, columns: readonly C[]): string {
+  return csvLine(columns.map((column) => record[column]));
+}
+
+/**
+ * The parts of a whole file, ready for `new Blob(parts)`: the byte-order mark and the
+ * header, then one string per record (no concatenation into one huge string).
+ */
+export function csvParts<C extends string>(
+  records: Iterable<Partial<Record<C, unknown>>>,
+  columns: readonly C[],
+): string[] {
+  const parts = [CSV_BOM + csvLine(columns)];
+  for (const record of records) parts.push(csvRecordLine(record, columns));
+  return parts;
+}
+
+/** A whole file as one string (small exports and tests). */
+export function toCsv<C extends string>(records: Iterable<Partial<Record<C, unknown>>>, columns: readonly C[]): string {
+  return csvParts(records, columns).join('');
+}
+
+/** `applications_export_2026-11-20.csv`: the day in IST, given as YYYY-MM-DD. */
+export function exportFileName(prefix: string, istDay: string): string {
+  return `${prefix}_${istDay}.csv`;
+}

@@ -1,0 +1,91 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { answerChallenge, type SignInOutcome } from '../api/sign-in';
+import { authErrorMessage } from '../utils/auth-error';
+
+/** A staff member who enrolled an authenticator (the pool's optional TOTP MFA). */
+export function TotpForm({
+  onNextStep,
+  onCancel,
+}: {
+  onNextStep: (outcome: SignInOutcome) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation('staff');
+  const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [code, setCode] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<{ message?: string } | null>(null);
+
+  const submit = async () => {
+    setFailure(null);
+    if (!/^\d{6}$/.test(code)) {
+      setInvalid(true);
+      return inputRef.current?.focus();
+    }
+    setInvalid(false);
+    setSubmitting(true);
+    try {
+      const outcome = await answerChallenge(code);
+      setSubmitting(false);
+      onNextStep(outcome);
+    } catch (error) {
+      setSubmitting(false);
+      setCode('');
+      const message = authErrorMessage(error);
+      setFailure(message === undefined ? {} : { message });
+    }
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!submitting) void submit();
+  };
+  const codeId = `${id}-code`;
+
+  return (
+    <form className="step" noValidate onSubmit={onSubmit} aria-busy={submitting}>
+      {failure && (
+        <div className="alert alert-error" role="alert">
+          <p className="alert-line">{t('totp.failed')}</p>
+          {failure.message && (
+            <p className="alert-detail" lang="en">
+              {failure.message}
+            </p>
+          )}
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={codeId} className="field-label">
+          {t('totp.code')}
+        </label>
+        <input
+          ref={inputRef}
+          id={codeId}
+          name="code"
+          className="input input-code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          aria-invalid={invalid}
+          aria-describedby={invalid ? `${codeId}-error` : undefined}
+          onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 6))}
+        />
+        {invalid && (
+          <p id={`${codeId}-error`} className="field-error">
+            {t('totp.invalid')}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button button-primary" disabled={submitting}>
+        {submitting ? t('totp.submitting') : t('totp.submit')}
+      </button>
+      <button type="button" className="button button-link" onClick={onCancel} disabled={submitting}>
+        {t('newPassword.cancel')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,225 @@
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application';
+import type { ApplicationRow, AuditEntry } from '../../../../../rules/staff-api';
+import { errorText } from '../../../i18n/error-text';
+import { ApiError } from '../../../lib/api-client';
+import { useStaffSession } from '../../../lib/staff-session';
+import { changeStatus } from '../api/change-status';
+import { useApplicationDetail } from '../hooks/use-application-detail';
+import { constituencyName, formatDateTime, formatDay } from '../utils/format';
+import { StatusBadge } from './status-badge';
+
+const isStatus = (value: string | undefined): value is ApplicationStatus =>
+  value !== undefined && (applicationStatuses as readonly string[]).includes(value);
+
+function AuditChange({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation('staff');
+  if (entry.action === 'erase') return <>{t('audit.erase')}</>;
+  if (entry.action === 'export') return <>{t('audit.export')}</>;
+  return (
+    <span className="audit-change">
+      {isStatus(entry.from) ? <StatusBadge status={entry.from} /> : (entry.from ?? '—')}
+      <span className="audit-arrow"> → </span>
+      {isStatus(entry.to) ? <StatusBadge status={entry.to} /> : (entry.to ?? '—')}
+    </span>
+  );
+}
+
+/** The expandable details row: every field, the audit trail, and (admins) the review controls. */
+export function ApplicationDetails({
+  row,
+  reloadKey,
+  canReview,
+  onChanged,
+  onErase,
+}: {
+  row: ApplicationRow;
+  reloadKey: number;
+  canReview: boolean;
+  onChanged: () => void;
+  onErase: (row: ApplicationRow) => void;
+}) {
+  const { t, i18n } = useTranslation('staff');
+  const { t: tc } = useTranslation();
+  const language = i18n.resolvedLanguage ?? 'en';
+  const { loading, detail, error } = useApplicationDetail(row.id, reloadKey);
+  const app = detail?.application.id === row.id ? detail.application : row;
+
+  const notGiven = <span className="muted">{t('details.notGiven')}</span>;
+  const text = (value: string | undefined): ReactNode => (value ? value : notGiven);
+  const option = (group: 'gender' | 'education' | 'occupation', value: string | undefined): ReactNode => {
+    if (!value) return notGiven;
+    const key = `options.${group}.${value}`;
+    return i18n.exists(key) ? tc(key as 'options.gender.Male') : value;
+  };
+  const fields: [string, ReactNode][] = [
+    [t('details.gender'), option('gender', app.gender)],
+    [t('details.dateOfBirth'), app.date_of_birth ? formatDay(app.date_of_birth, language) : notGiven],
+    [t('details.education'), option('education', app.education)],
+    [t('details.specialization'), text(app.specialization)],
+    [t('details.occupation'), option('occupation', app.occupation)],
+    [t('details.constituency'), text(constituencyName(app.revenue_district, app.assembly_constituency, language))],
+    [t('details.alternatePhone'), text(app.alternate_phone_number)],
+    [
+      t('details.member'),
+      app.is_already_member === undefined ? notGiven : app.is_already_member ? t('details.yes') : t('details.no'),
+    ],
+    [t('details.address'), text(app.address)],
+    [t('details.updated'), app.updated_at ? formatDateTime(app.updated_at, language) : notGiven],
+  ];
+
+  return (
+    <div className="details" data-testid="application-details">
+      <div className="details-main">
+        <h3 className="details-heading">{t('details.heading')}</h3>
+        <dl className="details-fields">
+          {fields.map(([label, value]) => (
+            <div key={label} className="details-field">
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+          <div className="details-field details-field-wide">
+            <dt>{t('details.motivation')}</dt>
+            <dd className="details-motivation">{text(app.motivation)}</dd>
+          </div>
+          <div className="details-field details-field-wide">
+            <dt>{t('details.id')}</dt>
+            <dd>
+              <code>{app.id}</code>
+            </dd>
+          </div>
+        </dl>
+        {canReview && <ReviewForm row={app} onChanged={onChanged} onErase={() => onErase(app)} />}
+      </div>
+      <section className="audit" aria-labelledby={`audit-${row.id}`} aria-busy={loading}>
+        <h3 className="details-heading" id={`audit-${row.id}`}>
+          {t('audit.heading')}
+        </h3>
+        {error === 'NOT_FOUND' ? (
+          <p className="alert alert-error">{t('details.gone')}</p>
+        ) : error ? (
+          <p className="alert alert-error" role="alert">
+            {t('details.loadFailed')} {errorText(tc, error)}
+          </p>
+        ) : !detail ? (
+          <p className="muted">{t('details.loading')}</p>
+        ) : detail.audit.length === 0 ? (
+          <p className="muted">{t('audit.empty')}</p>
+        ) : (
+          <ol className="audit-list" data-testid="audit-trail">
+            {detail.audit.map((entry, index) => (
+              <li key={`${entry.at}-${index}`} className="audit-entry">
+                <div className="audit-entry-head">
+                  <AuditChange entry={entry} />
+                </div>
+                <p className="audit-meta">
+                  <time dateTime={entry.at}>{formatDateTime(entry.at, language)}</time> · <span>{entry.by}</span>
+                </p>
+                {entry.note && (
+                  <p className="audit-note">
+                    <span className="visually-hidden">{t('audit.note')}: </span>
+                    {entry.note}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function ReviewForm({ row, onChanged, onErase }: { row: ApplicationRow; onChanged: () => void; onErase: () => void }) {
+  const { t } = useTranslation('staff');
+  const { t: tc } = useTranslation();
+  const { getIdToken } = useStaffSession();
+  const id = useId();
+  const [status, setStatus] = useState<ApplicationStatus>(row.application_status);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: true; status: ApplicationStatus } | { ok: false; code: string } | null>(
+    null,
+  );
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const trimmed = note.trim();
+      await changeStatus(getIdToken, { ids: [row.id], status, ...(trimmed && { note: trimmed }) });
+      setNote('');
+      setOutcome({ ok: true, status });
+      onChanged();
+    } catch (error) {
+      setOutcome({ ok: false, code: error instanceof ApiError ? error.code : 'INTERNAL' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="review" onSubmit={(event) => void onSubmit(event)} aria-labelledby={`${id}-heading`}>
+      <h3 className="details-heading" id={`${id}-heading`}>
+        {t('review.heading')}
+      </h3>
+      <div className="review-fields">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-status`}>
+            {t('review.status')}
+          </label>
+          <select
+            id={`${id}-status`}
+            className="input select"
+            value={status}
+            onChange={(event) => setStatus(event.target.value as ApplicationStatus)}
+          >
+            {applicationStatuses.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field review-note">
+          <label className="field-label" htmlFor={`${id}-note`}>
+            {t('review.note')}
+          </label>
+          <input
+            id={`${id}-note`}
+            className="input"
+            maxLength={500}
+            value={note}
+            aria-describedby={`${id}-note-hint`}
+            onChange={(event) => setNote(event.target.value)}
+          />
+          <p id={`${id}-note-hint`} className="field-hint">
+            {t('review.noteHint')}
+          </p>
+        </div>
+      </div>
+      <div className="review-actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? t('review.applying') : t('review.apply')}
+        </button>
+        <button type="button" className="button button-danger-outline" onClick={onErase} disabled={busy}>
+          {t('review.erase')}
+        </button>
+      </div>
+      <div role="status" className="review-outcome">
+        {outcome?.ok && (
+          <p className="alert alert-success">{t('review.done', { status: t(`status.${outcome.status}`) })}</p>
+        )}
+      </div>
+      {outcome && !outcome.ok && (
+        <p className="alert alert-error" role="alert">
+          {t('review.failed')} {errorText(tc, outcome.code)}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,148 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApplicationRow } from '../../../../../rules/staff-api';
+import { createI18n } from '../../../i18n/i18n';
+import { addStaffTranslations } from '../../../i18n/staff';
+import { type StaffRole, type StaffSession, StaffSessionContext } from '../../../lib/staff-session';
+import { jsonResponse } from '../../../testing/render';
+import { Dashboard } from './dashboard';
+
+// The dashboard against a stubbed API: what it asks for follows the address bar, and the
+// address bar follows the filters (so a link can be shared and Back works).
+
+const rows: ApplicationRow[] = Array.from({ length: 3 }, (_, i) => ({
+  id: `a${i}`,
+  name: `Person ${i}`,
+  phone_number: `9198765432${i}0`.slice(0, 12),
+  email: `p${i}@example.org`,
+  revenue_district: 'Madurai',
+  application_status: 'pending',
+  submitted_at: `2026-11-2${i}T04:30:00.000Z`,
+}));
+
+const api = vi.fn<typeof fetch>();
+const requested = () => api.mock.calls.map(([url]) => url as string);
+
+function renderDashboard(role: StaffRole = 'admin', url = '/admin') {
+  const i18n = createI18n('en');
+  addStaffTranslations(i18n);
+  const session: StaffSession = {
+    email: 'admin@example.com',
+    role,
+    getIdToken: () => Promise.resolve('id-token'),
+    signOut: () => Promise.resolve(),
+  };
+  const router = createMemoryRouter([{ path: '/admin', element: <Dashboard /> }], { initialEntries: [url] });
+  render(
+    <I18nextProvider i18n={i18n}>
+      <StaffSessionContext.Provider value={session}>
+        <RouterProvider router={router} />
+      </StaffSessionContext.Provider>
+    </I18nextProvider>,
+  );
+  return router;
+}
+
+beforeEach(() => {
+  api.mockImplementation((input) => {
+    const url = new URL(input as string, 'http://localhost');
+    if (url.pathname === '/api/admin/stats') {
+      return Promise.resolve(jsonResponse(200, { total: 3, pending: 3, under_review: 0, approved: 0, rejected: 0 }));
+    }
+    const q = url.searchParams.get('q');
+    const items = q === 'nobody' ? [] : rows;
+    return Promise.resolve(jsonResponse(200, { items, total: items.length }));
+  });
+  vi.stubGlobal('fetch', api);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  api.mockReset();
+});
+
+describe('dashboard', () => {
+  it('lists the page with the ID token, the totals, and the pager', async () => {
+    renderDashboard();
+    expect(await screen.findByText('Person 0')).toBeTruthy();
+    expect(screen.getByTestId('pager-text').textContent).toBe('Page 1 of 1 • 3 total');
+    expect(within(screen.getByTestId('stat-total')).getByText('3')).toBeTruthy();
+    expect(requested()).toContain('/api/admin/applications?pageSize=10');
+    expect(new Headers(api.mock.calls[0]![1]?.headers).get('authorization')).toBe('Bearer id-token');
+  });
+
+  it('puts applied filters in the address bar and asks the API for them; Back restores them', async () => {
+    const user = userEvent.setup();
+    const router = renderDashboard();
+    await screen.findByText('Person 0');
+
+    await user.type(screen.getByLabelText('Search'), 'kavya');
+    await user.selectOptions(screen.getByLabelText('Status'), 'approved');
+    await user.selectOptions(screen.getByLabelText('District'), 'Salem');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+
+    expect(router.state.location.search).toBe('?q=kavya&status=approved&district=Salem');
+    await vi.waitFor(() =>
+      expect(requested()).toContain('/api/admin/applications?q=kavya&status=approved&district=Salem&pageSize=10'),
+    );
+
+    await user.selectOptions(screen.getByLabelText('Rows per page'), '50');
+    expect(router.state.location.search).toBe('?q=kavya&status=approved&district=Salem&size=50');
+
+    await router.navigate(-1);
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?q=kavya&status=approved&district=Salem'));
+    await user.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(router.state.location.search).toBe('');
+    await vi.waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe(''));
+  });
+
+  it('reads the filters of a shared link into the form', async () => {
+    renderDashboard('admin', '/admin?q=meena&status=rejected&from=2026-11-01&to=2026-11-20&size=20');
+    await screen.findByText('Person 0');
+    expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe('meena');
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('rejected');
+    expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('2026-11-01');
+    expect(screen.getByLabelText<HTMLInputElement>('To').value).toBe('2026-11-20');
+    expect(screen.getByLabelText<HTMLSelectElement>('Rows per page').value).toBe('20');
+    expect(requested()).toContain(
+      '/api/admin/applications?q=meena&status=rejected&from=2026-11-01&to=2026-11-20&pageSize=20',
+    );
+  });
+
+  it('refuses a From day after the To day', async () => {
+    const user = userEvent.setup();
+    const router = renderDashboard();
+    await screen.findByText('Person 0');
+    await user.type(screen.getByLabelText('From'), '2026-11-20');
+    await user.type(screen.getByLabelText('To'), '2026-11-01');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByRole('alert').textContent).toBe('The From date must be on or before the To date.');
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('shows the empty state', async () => {
+    renderDashboard('admin', '/admin?q=nobody');
+    expect((await screen.findByTestId('empty-state')).textContent).toBe(
+      'No applications foundThere are no membership applications to display.',
+    );
+  });
+
+  it('gives admins row checkboxes and a bulk bar, viewers neither', async () => {
+    const user = userEvent.setup();
+    renderDashboard('admin');
+    await screen.findByText('Person 0');
+    expect(screen.queryByTestId('bulk-bar')).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Select the application of Person 1' }));
+    expect(within(screen.getByTestId('bulk-bar')).getByText('1 application selected')).toBeTruthy();
+    cleanup();
+
+    renderDashboard('viewer');
+    await screen.findByText('Person 0');
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+  });
+});

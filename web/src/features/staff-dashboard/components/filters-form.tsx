@@ -1,0 +1,160 @@
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { applicationStatuses } from '../../../../../rules/application';
+import { districts } from '../../../../../rules/districts';
+import { cleanFilters, type ListFilters } from '../utils/list-params';
+
+interface Draft {
+  q: string;
+  status: string;
+  district: string;
+  from: string;
+  to: string;
+}
+
+const toDraft = (filters: ListFilters): Draft => ({
+  q: filters.q ?? '',
+  status: filters.status ?? '',
+  district: filters.district ?? '',
+  from: filters.from ?? '',
+  to: filters.to ?? '',
+});
+
+/**
+ * Search, status, district (all 38, in the screen's language; the values are the
+ * English names the API knows), From and To days (IST), Apply and Reset. The draft is
+ * local until Apply; the parent remounts the form when the address bar changes.
+ */
+export function FiltersForm({ filters, onApply }: { filters: ListFilters; onApply: (filters: ListFilters) => void }) {
+  const { t, i18n } = useTranslation('staff');
+  const id = useId();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(filters));
+  const [rangeInvalid, setRangeInvalid] = useState(false);
+  const tamil = i18n.resolvedLanguage === 'ta';
+
+  const set = (key: keyof Draft) => (event: { target: { value: string } }) =>
+    setDraft((now) => ({ ...now, [key]: event.target.value }));
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (draft.from && draft.to && draft.from > draft.to) {
+      setRangeInvalid(true);
+      return;
+    }
+    setRangeInvalid(false);
+    onApply(cleanFilters(draft));
+  };
+
+  const reset = () => {
+    setDraft(toDraft({}));
+    setRangeInvalid(false);
+    onApply({});
+  };
+
+  const field = (key: keyof Draft) => `${id}-${key}`;
+
+  return (
+    <form className="filters" role="search" aria-label={t('filters.label')} onSubmit={onSubmit} noValidate>
+      <div className="field filters-search">
+        <label className="field-label" htmlFor={field('q')}>
+          {t('filters.search')}
+        </label>
+        <input
+          id={field('q')}
+          className="input"
+          type="search"
+          name="q"
+          maxLength={100}
+          placeholder={t('filters.searchHint')}
+          aria-describedby={`${field('q')}-hint`}
+          value={draft.q}
+          onChange={set('q')}
+        />
+        <span id={`${field('q')}-hint`} className="visually-hidden">
+          {t('filters.searchHint')}
+        </span>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={field('status')}>
+          {t('filters.status')}
+        </label>
+        <select
+          id={field('status')}
+          className="input select"
+          name="status"
+          value={draft.status}
+          onChange={set('status')}
+        >
+          <option value="">{t('filters.allStatuses')}</option>
+          {applicationStatuses.map((status) => (
+            <option key={status} value={status}>
+              {t(`status.${status}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={field('district')}>
+          {t('filters.district')}
+        </label>
+        <select
+          id={field('district')}
+          className="input select"
+          name="district"
+          value={draft.district}
+          onChange={set('district')}
+        >
+          <option value="">{t('filters.allDistricts')}</option>
+          {districts.map((d) => (
+            <option key={d.id} value={d.en}>
+              {tamil ? d.ta : d.en}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={field('from')}>
+          {t('filters.from')}
+        </label>
+        <input
+          id={field('from')}
+          className="input"
+          type="date"
+          name="from"
+          value={draft.from}
+          max={draft.to || undefined}
+          onChange={set('from')}
+        />
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={field('to')}>
+          {t('filters.to')}
+        </label>
+        <input
+          id={field('to')}
+          className="input"
+          type="date"
+          name="to"
+          value={draft.to}
+          min={draft.from || undefined}
+          aria-invalid={rangeInvalid}
+          aria-describedby={rangeInvalid ? `${field('to')}-error` : undefined}
+          onChange={set('to')}
+        />
+      </div>
+      <div className="filters-actions">
+        <button type="submit" className="button button-primary">
+          {t('filters.apply')}
+        </button>
+        <button type="button" className="button button-secondary" onClick={reset}>
+          {t('filters.reset')}
+        </button>
+      </div>
+      {rangeInvalid && (
+        <p id={`${field('to')}-error`} className="field-error filters-error" role="alert">
+          {t('filters.rangeInvalid')}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+import { useCallback, useMemo } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import {
+  type ListFilters,
+  type ListParams,
+  listParamsToSearch,
+  type PageSize,
+  parseListParams,
+  readCursorStack,
+} from '../utils/list-params';
+
+export interface ListNavigation {
+  readonly params: ListParams;
+  readonly applyFilters: (filters: ListFilters) => void;
+  readonly setPageSize: (pageSize: PageSize) => void;
+  readonly next: (nextCursor: string) => void;
+  readonly previous: () => void;
+}
+
+/**
+ * The dashboard's list state, read from and written to the address bar (each change is
+ * a history entry). useLocation and useNavigate only: the router's other hooks would
+ * add their code to the public page's bundle, where the router lives.
+ */
+export function useListParams(): ListNavigation {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const params = useMemo(() => parseListParams(new URLSearchParams(location.search)), [location.search]);
+  const stack = readCursorStack(location.state, params.page);
+
+  const go = useCallback(
+    (next: ListParams, cursors?: string[]) => {
+      const search = listParamsToSearch(next).toString();
+      void navigate(
+        { pathname: location.pathname, search: search ? `?${search}` : '' },
+        { state: cursors ? { cursors } : null },
+      );
+    },
+    [navigate, location.pathname],
+  );
+
+  return {
+    params,
+    applyFilters: (filters) => go({ filters, pageSize: params.pageSize, page: 1 }),
+    setPageSize: (pageSize) => go({ filters: params.filters, pageSize, page: 1 }),
+    next: (nextCursor) =>
+      go({ ...params, page: params.page + 1, cursor: nextCursor }, [...(stack ?? []), params.cursor ?? '']),
+    previous: () => {
+      if (params.page <= 1) return;
+      const target = params.page - 1;
+      const cursor = stack?.[target - 1];
+      // Opened from a shared link (no stack kept) or back to the first page: start again.
+      if (!stack || target === 1 || !cursor) {
+        go({ filters: params.filters, pageSize: params.pageSize, page: 1 });
+        return;
+      }
+      go({ filters: params.filters, pageSize: params.pageSize, page: target, cursor }, stack.slice(0, target - 1));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { createContext, useContext } from 'react';
+import type { z } from 'zod';
+import { ApiError, apiRequest } from './api-client';
+
+// The signed-in staff member, as the staff features see it. The sign-in feature
+// provides it; the dashboard and the reports only consume it (features do not import
+// each other). Imported by the /admin chunk only.
+
+export type StaffRole = 'admin' | 'viewer';
+
+export interface StaffSession {
+  readonly email: string;
+  readonly role: StaffRole;
+  /** A current Cognito ID token (refreshed when needed): it carries email and cognito:groups. */
+  readonly getIdToken: () => Promise<string>;
+  readonly signOut: () => Promise<void>;
+}
+
+export const StaffSessionContext = createContext<StaffSession | null>(null);
+
+export function useStaffSession(): StaffSession {
+  const session = useContext(StaffSessionContext);
+  if (!session) throw new Error('useStaffSession outside the staff area');
+  return session;
+}
+
+interface StaffRequestOptions<S extends z.ZodType> {
+  readonly method?: 'GET' | 'POST' | 'DELETE';
+  readonly body?: unknown;
+  readonly schema: S;
+  readonly signal?: AbortSignal;
+}
+
+/** An API call with the session's ID token; a session without one fails as UNAUTHORIZED. */
+export async function staffRequest<S extends z.ZodType>(
+  getIdToken: () => Promise<string>,
+  path: string,
+  options: StaffRequestOptions<S>,
+): Promise<z.infer<S>> {
+  let token: string;
+  try {
+    token = await getIdToken();
+  } catch {
+    throw new ApiError('UNAUTHORIZED', 401, 'Not signed in');
+  }
+  return apiRequest(path, { ...options, headers: { authorization: `Bearer ${token}` } });
+}

@@ -1,0 +1,16 @@
+// The staff area's own pages, chosen inside the /admin chunk from the path: the public
+// route table (paths.ts, in the entry bundle) holds one lazy line for the whole area.
+export const staffPaths = {
+  dashboard: { getHref: () => '/admin' },
+  reports: { getHref: () => '/admin/reports' },
+} as const;
+
+export type StaffPage = 'dashboard' | 'reports' | 'notFound';
+
+/** The staff page for a path under /admin (a trailing slash is the same page). */
+export function staffPage(pathname: string): StaffPage {
+  const rest = pathname.replace(/^\/admin\/?/, '').replace(/\/+$/, '');
+  if (rest === '') return 'dashboard';
+  if (rest === 'reports') return 'reports';
+  return 'notFound';
+}
