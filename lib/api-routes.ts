@@ -73,7 +73,10 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/applications',
     handler: 'applications-list',
     access: 'staff',
-    tables: [{ table: 'applications', access: 'read' }],
+    tables: [
+      { table: 'applications', access: 'read' },
+      { table: 'rollups', access: 'read' },
+    ],
   },
   {
     method: 'GET',
@@ -114,6 +117,7 @@ export const routes: readonly RouteDefinition[] = [
     access: 'staff',
     tables: [
       { table: 'applications', access: 'read' },
+      { table: 'rollups', access: 'read' },
       { table: 'audit', access: 'write' },
     ],
   },

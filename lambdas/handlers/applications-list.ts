@@ -2,6 +2,10 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { ApplicationFilters, ListResponse } from '../../rules/staff-api';
 import { listQuerySchema } from '../../rules/staff-api';
 import { countApplications, listApplications, type ListPage } from '../adapters/application-list';
+import { makeRollupsStore } from '../adapters/rollups';
+import { totalFromRollups } from '../lib/application-totals';
+import { systemClock } from '../lib/clock';
+import { tableName } from '../lib/env';
 import { httpHandler, json, parseQuery } from '../lib/http';
 import { requireStaff } from '../lib/staff';
 import { staffRuntime } from '../lib/staff-runtime';
@@ -29,5 +33,9 @@ export function makeHandler(deps: ListDeps) {
 const { db, tables } = staffRuntime();
 export const handler = makeHandler({
   list: (filters, page) => listApplications(db, tables.applications, filters, page),
-  total: (filters) => countApplications(db, tables.applications, filters),
+  total: totalFromRollups(
+    makeRollupsStore(db, tableName('rollups')),
+    (filters) => countApplications(db, tables.applications, filters),
+    systemClock(),
+  ),
 });

@@ -1,6 +1,9 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { exportStartRequestSchema } from '../../rules/staff-api';
 import { countApplications } from '../adapters/application-list';
+import { makeRollupsStore } from '../adapters/rollups';
+import { tableName } from '../lib/env';
+import { totalFromRollups } from '../lib/application-totals';
 import { makeReviewStore } from '../adapters/review';
 import { systemClock } from '../lib/clock';
 import { httpHandler, json, parseBody } from '../lib/http';
@@ -11,13 +14,14 @@ import { staffRuntime } from '../lib/staff-runtime';
 const { db, tables } = staffRuntime();
 const review = makeReviewStore(db, tables);
 const clock = systemClock();
+const countMatching = totalFromRollups(makeRollupsStore(db, tableName('rollups')), (f) => countApplications(db, tables.applications, f), clock);
 
 export const handler = httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
   const staff = requireStaff(event);
   const { filters } = parseBody(event, exportStartRequestSchema);
   const [exportId, total] = await Promise.all([
     review.startExport(filters, staff, clock()),
-    countApplications(db, tables.applications, filters),
+    countMatching(filters),
   ]);
   return json(201, { exportId, total });
 });

@@ -47,6 +47,8 @@ beforeAll(async () => {
   const summary = await importApplications({ db: client, tableName: stack.tableNames.applications, rows: rows() });
   client.destroy();
   expect(summary.imported).toBe(60);
+  // The totals come from the rollups, which the stream consumer keeps.
+  await stack.applicationsStream.drain(30_000);
   adminToken = await signIn(stack.cognitoEndpoint, stack.pool.clientId, stack.admin);
   const viewer = { email: 'viewer@example.org', password: 'Viewer-Password-1!', groups: ['viewer'] };
   const cognitoClient = new CognitoIdentityProviderClient({
@@ -155,6 +157,7 @@ describe('review workflow', () => {
       application: { id: 'staff-1', application_status: 'rejected' },
       audit: [{ action: 'status', by: 'admin@example.com', from: 'under_review', to: 'rejected', note: 'Incomplete details' }],
     });
+    await stack.applicationsStream.drain(30_000);
     const { rows } = await listAll({ status: 'rejected', district: 'Madurai' });
     expect(rows.map((r) => r.id)).toContain('staff-1');
   });

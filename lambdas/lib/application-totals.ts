@@ -1,0 +1,25 @@
+import { applicationStatuses } from '../../rules/application';
+import type { ApplicationFilters } from '../../rules/staff-api';
+import type { RollupsStore } from '../adapters/rollups';
+import { reportTotal } from './rollups-report';
+
+/**
+ * The exact total: from the rollups (a few items, whatever the number of applications),
+ * except for a text search, which rollups cannot answer and which counts the rows.
+ */
+export function totalFromRollups(rollups: RollupsStore, countRows: (f: ApplicationFilters) => Promise<number>, clock: () => Date) {
+  return (filters: ApplicationFilters): Promise<number> =>
+    filters.q
+      ? countRows(filters)
+      : reportTotal(
+          rollups,
+          {
+            from: filters.from ?? null,
+            to: filters.to ?? null,
+            statuses: filters.status ? [filters.status] : applicationStatuses,
+            districts: filters.district ? [filters.district] : [],
+          },
+          clock(),
+        );
+}
+
