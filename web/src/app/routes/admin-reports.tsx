@@ -1,8 +1,6 @@
-// The Reports page comes with its own issue; the route already has its own lazy chunk.
+import { ReportsPage } from '../../features/staff-reports/components/reports-page';
+
+// Its own lazy chunk: the reports (and their charts, nivo) load only when opened.
 export function ReportsRoute() {
-  return (
-    <main className="staff-main">
-      <h1>Reports</h1>
-    </main>
-  );
+  return <ReportsPage />;
 }

@@ -1,0 +1,19 @@
+import { type ReportRowsResponse, reportRowsResponseSchema } from '../../../../../rules/report';
+import { staffRequest } from '../../../lib/staff-session';
+import { reportApiQuery, type ReportParams } from '../utils/report-params';
+
+/** GET /api/admin/reports/rows: one page of the matching applications, newest first. */
+export function getReportRows(
+  getIdToken: () => Promise<string>,
+  params: ReportParams,
+  page: { readonly limit: number; readonly cursor?: string },
+  signal?: AbortSignal,
+): Promise<ReportRowsResponse> {
+  const query = reportApiQuery(params);
+  query.set('limit', String(page.limit));
+  if (page.cursor) query.set('cursor', page.cursor);
+  return staffRequest(getIdToken, `/admin/reports/rows?${query.toString()}`, {
+    schema: reportRowsResponseSchema,
+    signal,
+  });
+}

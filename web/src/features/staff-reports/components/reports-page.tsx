@@ -1,0 +1,130 @@
+import './reports.css';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { applicationStatuses } from '../../../../../rules/application';
+import { Spinner } from '../../../components/spinner';
+import { staffPaths } from '../../../staff-paths';
+import { useReportParams } from '../hooks/use-report-params';
+import { useReportSummary } from '../hooks/use-report-summary';
+import { ageData, genderData, memberData, seriesData, statusData, topDistrictData } from '../utils/chart-data';
+import { districtLabel, formatCount } from '../utils/format';
+import { districtOptions } from '../utils/report-params';
+import { FilterPanel } from './filter-panel';
+import { RawData } from './raw-data';
+import {
+  BarChart,
+  DailyStatusBars,
+  HorizontalBarChart,
+  PieChart,
+  pieColours,
+  statusPieColours,
+  SubmissionsLine,
+} from './report-charts';
+
+/** The Reports page (spec 2.4): filters in the URL, tiles and charts over every matching application. */
+export function ReportsPage() {
+  const { t, i18n } = useTranslation('staff');
+  const { params, setParams } = useReportParams();
+  const summary = useReportSummary(params);
+  // The districts offered: those with applications under the other filters (the chosen
+  // districts' own report would offer only themselves).
+  const options = useReportSummary(params.districts.length > 0 ? { ...params, districts: [] } : null);
+  const byDistrict = (params.districts.length > 0 ? options.data : summary.data)?.byDistrict ?? [];
+  const data = summary.data;
+  const lang = i18n.language;
+  const unknown = t('reports.unknown');
+  const district = (name: string) => districtLabel(name, lang, unknown);
+
+  return (
+    <div className="reports">
+      <header className="reports-head">
+        <div>
+          <h1 className="page-title">{t('reports.title')}</h1>
+          <p className="page-intro">{t('reports.subtitle')}</p>
+        </div>
+        <Link className="button button-secondary" to={staffPaths.dashboard.getHref()}>
+          {t('reports.back')}
+        </Link>
+      </header>
+
+      <FilterPanel params={params} districts={districtOptions(byDistrict, params.districts)} onChange={setParams} />
+
+      {summary.error !== undefined && (
+        <div className="alert alert-error report-error" role="alert" data-testid="report-error">
+          {'field' in summary.error
+            ? t(`reports.errors.${summary.error.field}`)
+            : summary.error.message || t('reports.failed')}
+        </div>
+      )}
+      {!data && summary.loading && <Spinner label={t('reports.loading')} />}
+      {data && (
+        <div className="report-body" aria-busy={summary.loading} data-testid="report-body">
+          {summary.loading && (
+            <p className="report-updating muted" role="status">
+              {t('reports.updating')}
+            </p>
+          )}
+          <section className="report-tiles stats" aria-label={t('reports.total')}>
+            <div className="stat-card stat-total" data-testid="tile-total">
+              <span className="stat-label">{t('reports.total')}</span>
+              <span className="stat-value">{formatCount(data.total)}</span>
+            </div>
+            {applicationStatuses.map((status) => (
+              <div key={status} className={`stat-card stat-${status}`} data-testid={`tile-${status}`}>
+                <span className="stat-label">
+                  <span className="status-dot" aria-hidden="true" />
+                  {t(`status.${status}`)}
+                </span>
+                <span className="stat-value">{formatCount(data.byStatus[status])}</span>
+              </div>
+            ))}
+          </section>
+          <div className="report-grid">
+            <BarChart
+              id="age"
+              title={t('reports.ageDistribution')}
+              valueLabel={t('reports.applications')}
+              data={ageData(data).map((d) => ({ label: d.id === 'Unknown' ? unknown : d.id, value: d.value }))}
+            />
+            <PieChart
+              id="gender"
+              title={t('reports.genderSplit')}
+              colours={[pieColours[0]!, pieColours[1]!, pieColours[2]!]}
+              data={genderData(data).map((d) => ({
+                ...d,
+                label: d.id === 'Male' ? t('reports.male') : d.id === 'Female' ? t('reports.female') : unknown,
+              }))}
+            />
+            <HorizontalBarChart
+              id="locations"
+              title={t('reports.topLocations')}
+              valueLabel={t('reports.applications')}
+              data={topDistrictData(data).map((d) => ({ label: district(d.id), value: d.value }))}
+            />
+            <PieChart
+              id="member"
+              title={t('reports.partyMember')}
+              colours={[pieColours[3]!, pieColours[2]!]}
+              data={memberData(data).map((d) => ({ ...d, label: d.id === 'Yes' ? t('reports.yes') : t('reports.no') }))}
+            />
+            <SubmissionsLine title={t('reports.submissionsByDay')} points={seriesData(data)} />
+            <HorizontalBarChart
+              id="districts"
+              title={t('reports.topDistricts')}
+              valueLabel={t('reports.applications')}
+              data={topDistrictData(data).map((d) => ({ label: district(d.id), value: d.value }))}
+            />
+            <PieChart
+              id="status"
+              title={t('reports.statusBreakdown')}
+              colours={statusPieColours}
+              data={statusData(data).map((d) => ({ ...d, label: t(`status.${d.id as 'pending'}`) }))}
+            />
+            <DailyStatusBars title={t('reports.dailyByStatus')} points={seriesData(data)} />
+          </div>
+        </div>
+      )}
+      <RawData params={params} />
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultReportParams,
+  districtOptions,
+  isDefaultReport,
+  parseReportParams,
+  reportParamsToSearch,
+  statusFilterLabel,
+  toggleDistrict,
+  toggleStatus,
+} from './report-params';
+
+const parse = (query: string) => parseReportParams(new URLSearchParams(query));
+
+describe('report filters in the URL', () => {
+  it('opens with every status, no dates and no district', () => {
+    expect(parse('')).toEqual(defaultReportParams);
+    expect(isDefaultReport(parse(''))).toBe(true);
+    expect(reportParamsToSearch(defaultReportParams).toString()).toBe('');
+  });
+
+  it('reads dates, statuses and districts, in a stable order', () => {
+    const params = parse('from=2026-01-01&to=2026-01-31&status=rejected,pending&district=Salem,Chennai');
+    expect(params).toEqual({
+      from: '2026-01-01',
+      to: '2026-01-31',
+      statuses: ['pending', 'rejected'],
+      districts: ['Chennai', 'Salem'],
+    });
+    expect(reportParamsToSearch(params).toString()).toBe(
+      'from=2026-01-01&to=2026-01-31&status=pending%2Crejected&district=Chennai%2CSalem',
+    );
+  });
+
+  it('round-trips through the URL', () => {
+    const params = { from: '2025-03-01', to: null, statuses: ['approved'], districts: ['Madurai'] } as const;
+    expect(parse(reportParamsToSearch(params).toString())).toEqual(params);
+  });
+
+  it('drops what the report API would refuse', () => {
+    expect(parse('from=2026-02-30&to=yesterday&status=bogus&district=Atlantis')).toEqual(defaultReportParams);
+    expect(parse('status=approved,bogus').statuses).toEqual(['approved']);
+  });
+
+  it('leaves every status out of the URL (the default)', () => {
+    const all = parse('status=pending,under_review,approved,rejected');
+    expect(reportParamsToSearch(all).toString()).toBe('');
+  });
+
+  it('toggles statuses, never leaving none', () => {
+    const one = toggleStatus(
+      toggleStatus(toggleStatus(defaultReportParams, 'pending', false), 'approved', false),
+      'rejected',
+      false,
+    );
+    expect(one.statuses).toEqual(['under_review']);
+    expect(toggleStatus(one, 'under_review', false)).toBe(one);
+    expect(toggleStatus(one, 'pending', true).statuses).toEqual(['pending', 'under_review']);
+  });
+
+  it('toggles districts, kept sorted', () => {
+    const a = toggleDistrict(defaultReportParams, 'Salem', true);
+    const b = toggleDistrict(a, 'Chennai', true);
+    expect(b.districts).toEqual(['Chennai', 'Salem']);
+    expect(toggleDistrict(b, 'Salem', false).districts).toEqual(['Chennai']);
+  });
+
+  it('shows statuses upper-cased with a space', () => {
+    expect(statusFilterLabel('under_review')).toBe('UNDER REVIEW');
+    expect(statusFilterLabel('pending')).toBe('PENDING');
+  });
+
+  it('offers the districts with applications (no Unknown), sorted, and keeps the chosen ones', () => {
+    const byDistrict = [
+      { district: 'Salem', count: 5 },
+      { district: 'Unknown', count: 3 },
+      { district: 'Chennai', count: 1 },
+    ];
+    expect(districtOptions(byDistrict, [])).toEqual(['Chennai', 'Salem']);
+    expect(districtOptions(byDistrict, ['Ariyalur'])).toEqual(['Ariyalur', 'Chennai', 'Salem']);
+  });
+});

@@ -1,0 +1,92 @@
+import { applicationStatuses, type ApplicationStatus } from '../../../../../rules/application';
+import { parseDate } from '../../../../../rules/ist';
+import { knownDistrictNames, reportFiltersQuery } from '../../../../../rules/report';
+
+// The Reports page's filters as they live in the address bar: `from`, `to` (IST days,
+// 'YYYY-MM-DD'), `status` and `district` (comma-separated). Every status is the default,
+// and is left out of the URL; no district means every district. Anything the report API
+// would refuse (an unknown status, a day that is not one) is dropped on reading, so a
+// hand-edited link still opens a report.
+
+export interface ReportParams {
+  readonly from: string | null;
+  readonly to: string | null;
+  /** Never empty; in the order of applicationStatuses. */
+  readonly statuses: readonly ApplicationStatus[];
+  /** Empty: every district. Sorted by name. */
+  readonly districts: readonly string[];
+}
+
+export const defaultReportParams: ReportParams = {
+  from: null,
+  to: null,
+  statuses: applicationStatuses,
+  districts: [],
+};
+
+const list = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const day = (value: string | null) => (value && parseDate(value) ? value : null);
+
+export function parseReportParams(search: URLSearchParams): ReportParams {
+  const wanted = new Set(list(search.get('status')));
+  const statuses = applicationStatuses.filter((s) => wanted.has(s));
+  const districts = new Set(list(search.get('district')));
+  return {
+    from: day(search.get('from')),
+    to: day(search.get('to')),
+    statuses: statuses.length > 0 ? statuses : applicationStatuses,
+    districts: knownDistrictNames.filter((d) => districts.has(d)).sort((a, b) => a.localeCompare(b)),
+  };
+}
+
+const allStatuses = (statuses: readonly ApplicationStatus[]) => statuses.length === applicationStatuses.length;
+
+/** The address bar's query: defaults left out, so the default report has a bare URL. */
+export function reportParamsToSearch(params: ReportParams): URLSearchParams {
+  return reportFiltersQuery({
+    from: params.from,
+    to: params.to,
+    statuses: allStatuses(params.statuses) ? [] : params.statuses,
+    districts: params.districts,
+  });
+}
+
+/** The report API's query (same parameters: rules/report.ts reportFiltersSchema). */
+export const reportApiQuery = reportParamsToSearch;
+
+export const isDefaultReport = (params: ReportParams): boolean =>
+  params.from === null && params.to === null && allStatuses(params.statuses) && params.districts.length === 0;
+
+/** A status turned on or off; the last one stays on (no status would mean an empty report by mistake). */
+export function toggleStatus(params: ReportParams, status: ApplicationStatus, on: boolean): ReportParams {
+  const set = new Set(params.statuses);
+  if (on) set.add(status);
+  else set.delete(status);
+  const statuses = applicationStatuses.filter((s) => set.has(s));
+  return statuses.length === 0 ? params : { ...params, statuses };
+}
+
+export function toggleDistrict(params: ReportParams, district: string, on: boolean): ReportParams {
+  const set = new Set(params.districts);
+  if (on) set.add(district);
+  else set.delete(district);
+  return { ...params, districts: [...set].sort((a, b) => a.localeCompare(b)) };
+}
+
+/** "UNDER REVIEW": how the filter shows a status (spec 2.4). */
+export const statusFilterLabel = (status: string): string => status.replaceAll('_', ' ').toUpperCase();
+
+/**
+ * The districts offered by the filter: those with applications (the report's by-district
+ * figures; Unknown is not a district one can filter on), plus any already chosen, sorted.
+ */
+export function districtOptions(byDistrict: readonly { district: string }[], chosen: readonly string[]): string[] {
+  const known = new Set(knownDistrictNames);
+  const names = new Set([...byDistrict.map((d) => d.district), ...chosen].filter((d) => known.has(d)));
+  return [...names].sort((a, b) => a.localeCompare(b));
+}
