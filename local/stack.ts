@@ -187,6 +187,8 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
         return (await module.handler(event, context, () => undefined)) ?? undefined;
       },
       ...(persistent && { checkpointFile: join(dataDir, 'stream-checkpoints.json') }),
+      onError: ({ error, sequenceNumbers }) =>
+        log(`applications stream: ${error}${sequenceNumbers ? ` (${sequenceNumbers.length} record(s), retried)` : ''}`),
     });
     stops.push(async () => poller.stop());
 

@@ -366,7 +366,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       try {
         out = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: batchSize }));
       } catch (error) {
-        if (errorName(error) === 'ExpiredIteratorException') {
+        // DynamoDB Local answers TrimmedDataAccessException for an iterator taken at
+        // TRIM_HORIZON while the new shard was still empty: take a fresh one.
+        if (errorName(error) === 'ExpiredIteratorException' || errorName(error) === 'TrimmedDataAccessException') {
           delete shard.iterator;
           busy = true;
           continue;
