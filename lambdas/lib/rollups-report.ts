@@ -1,6 +1,7 @@
 import { applicationStatuses } from '../../rules/application';
 import { istDay } from '../../rules/ist';
 import {
+  addDays,
   dayCount,
   foldReport,
   MAX_REPORT_DAYS,
@@ -32,7 +33,12 @@ async function resolveRange(
   }
   if (!from || !to || from > to) return null;
   if (capped && dayCount(from, to) > MAX_REPORT_DAYS) {
-    throw new AppError('VALIDATION_FAILED', { fields: { [filters.from ? 'to' : 'from']: 'RANGE_TOO_LONG' } });
+    // Chosen by staff: too long a range is theirs to narrow. Left open: the report covers
+    // the most recent MAX_REPORT_DAYS (or the first, from a given start), so the default
+    // view never fails as the data grows.
+    if (filters.from && filters.to) throw new AppError('VALIDATION_FAILED', { fields: { from: 'RANGE_TOO_LONG' } });
+    if (filters.from) to = addDays(from, MAX_REPORT_DAYS - 1);
+    else from = addDays(to, -(MAX_REPORT_DAYS - 1));
   }
   return { from, to };
 }
