@@ -4,9 +4,8 @@
 import { parseArgs } from 'node:util';
 import { GetQueueAttributesCommand, ListMessageMoveTasksCommand, SQSClient, StartMessageMoveTaskCommand } from '@aws-sdk/client-sqs';
 import { clientOptions, resolveTarget, type Target } from './target';
+import { runCommand } from './cli';
 
-// Node 20 is supported; the SDK's notice about its future Node 22 requirement is in the README.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export interface RedriveResult {
   readonly waiting: number;
@@ -56,12 +55,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    (code) => process.exit(code),
-    (error: Error) => {
-      process.stderr.write(`${error.name}: ${error.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+runCommand(import.meta.url, main);

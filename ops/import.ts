@@ -11,9 +11,8 @@ import { parse } from 'csv-parse';
 import { indexKeys, phoneGuardKey } from '../lambdas/adapters/applications';
 import { legacyColumns, type LegacyApplication, parseLegacyRow } from '../rules/legacy-import';
 import { clientOptions, resolveTarget } from './target';
+import { runCommand } from './cli';
 
-// Node 20 is supported; the SDK's notice about its future Node 22 requirement is in the README.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export interface ImportSummary {
   read: number;
@@ -153,12 +152,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    (code) => process.exit(code),
-    (error: Error) => {
-      process.stderr.write(`${error.name}: ${error.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+runCommand(import.meta.url, main);

@@ -11,8 +11,8 @@ import { rollupsFenceSeconds } from '../lib/functions';
 import { makeRollupsStore } from '../lambdas/adapters/rollups';
 import { rebuildRollups, type RebuildResult } from '../lambdas/lib/rollups-rebuild';
 import { clientOptions, resolveTarget } from './target';
+import { runCommand } from './cli';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const usage = `Usage:
   npm run rollups:rebuild [-- --stage NAME] [--force] [--keep-previous] [--segments N]
@@ -83,12 +83,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    (code) => process.exit(code),
-    (error: Error) => {
-      process.stderr.write(`${error.name}: ${error.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+runCommand(import.meta.url, main);

@@ -12,9 +12,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { z } from 'zod';
 import { clientOptions, resolveTarget, type Target } from './target';
+import { runCommand } from './cli';
 
-// Node 20 is supported; the SDK's notice about its future Node 22 requirement is in the README.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const usage = `Usage:
   npm run staff -- create --email someone@example.org --group admin|viewer [--stage NAME]
@@ -94,7 +93,7 @@ async function main(): Promise<number> {
   });
   const parsed = argsSchema.safeParse({ ...values, command: positionals[0] });
   if (values.help || !parsed.success) {
-    process.stderr.write(`${parsed.success ? '' : `${z.prettifyError(parsed.error)}\n\n`}${usage}\n`);
+    X
     return values.help ? 0 : 2;
   }
   const args = parsed.data;
@@ -130,12 +129,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    (code) => process.exit(code),
-    (error: Error) => {
-      process.stderr.write(`${error.name}: ${error.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+runCommand(import.meta.url, main);
