@@ -93,7 +93,8 @@ async function main(): Promise<number> {
   });
   const parsed = argsSchema.safeParse({ ...values, command: positionals[0] });
   if (values.help || !parsed.success) {
-    X
+    const problem = parsed.success || values.help ? '' : `${z.prettifyError(parsed.error)}\n\n`;
+    process.stderr.write(`${problem}${usage}\n`);
     return values.help ? 0 : 2;
   }
   const args = parsed.data;
