@@ -1,7 +1,7 @@
 import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, type IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { SQSRecord } from 'aws-lambda';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localLambdaContext } from '../../local/queue';
 import { toStoredItem } from '../adapters/applications';
 import type { WebhookPayload } from '../adapters/webhook';
@@ -88,6 +88,7 @@ function setup(options: { welcomeFails?: number; webhookUrl?: string; retryBaseS
     persistenceStore: new MemoryPersistence(),
     visibility: { change: async (record, seconds) => void delays.push({ messageId: record.messageId, seconds }) },
     retryBaseSeconds: options.retryBaseSeconds ?? 60,
+    maxReceiveCount: 5,
   });
   const run = (...records: SQSRecord[]) =>
     handler({ Records: records }, localLambdaContext('outbound-consumer', 30_000));
@@ -189,5 +190,47 @@ describe('outbound consumer', () => {
     expect(result).toEqual({ batchItemFailures: [] });
     expect(welcomes).toEqual([]);
     expect(webhooks).toEqual([]);
+  });
+});
+
+describe('outbound metrics', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** The embedded-metric lines a run writes: metric name and dimensions of each. */
+  async function emitted(run: () => Promise<unknown>): Promise<string[]> {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    await run().catch(() => undefined);
+    vi.restoreAllMocks();
+    return lines
+      .map((l) => JSON.parse(l) as { _aws?: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }; kind?: string })
+      .filter((l) => l._aws)
+      .map((l) => `${l._aws!.CloudWatchMetrics[0]!.Metrics[0]!.Name}${l.kind ? ` kind=${l.kind}` : ''}`);
+  }
+
+  it('counts a failure before the last receive as retried, and one on the last receive as dead-lettered', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    const { run } = setup({ welcomeFails: 2 });
+    expect(await emitted(() => run(record('w', { kind: 'welcome', applicationId: 'app-1' }, 4)))).toEqual([
+      'OutboundFailed',
+      'OutboundFailed kind=welcome',
+      'OutboundRetried',
+      'OutboundRetried kind=welcome',
+    ]);
+    expect(await emitted(() => run(record('w', { kind: 'welcome', applicationId: 'app-1' }, 5)))).toEqual([
+      'OutboundFailed',
+      'OutboundFailed kind=welcome',
+      'OutboundDeadLettered',
+      'OutboundDeadLettered kind=welcome',
+    ]);
+    expect(await emitted(() => run(record('w', { kind: 'welcome', applicationId: 'app-1' }, 6)))).toEqual([
+      'OutboundDelivered',
+      'OutboundDelivered kind=welcome',
+    ]);
   });
 });

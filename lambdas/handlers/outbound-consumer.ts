@@ -5,7 +5,7 @@ import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/pe
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { maskPhone } from '../../rules/phone';
 import { applicationKey, type ApplicationRepository } from '../adapters/applications';
 import { makeSqsClient, type OutboundMessage, outboundMessageSchema } from '../adapters/outbound-queue';
@@ -35,6 +35,11 @@ export const outboundConsumerEnvSchema = z.object({
    * visibility timeout. Default 60 s: 1, 2, 4, 8 minutes before the dead-letter queue.
    */
   OUTBOUND_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).max(MAX_VISIBILITY_SECONDS).default(60),
+  /**
+   * The queue's maxReceiveCount (lib/stages.ts, outbound.maxReceiveCount): a failure on
+   * this receive is the last, and the message goes to the dead-letter queue.
+   */
+  OUTBOUND_MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).max(1000).default(5),
 });
 
 /** The next delay of a message received `receiveCount` times: base × 2^(n−1), capped at 12 h. */
@@ -79,6 +84,8 @@ export interface OutboundDeps {
   readonly visibility: MessageVisibility;
   /** See OUTBOUND_RETRY_BASE_SECONDS. */
   readonly retryBaseSeconds: number;
+  /** See OUTBOUND_MAX_RECEIVE_COUNT. */
+  readonly maxReceiveCount: number;
 }
 
 /** What a delivery leaves in its idempotency record: no personal data. */
@@ -172,9 +179,13 @@ export function makeHandler(deps: OutboundDeps) {
       countBy('OutboundDelivered', 'kind', message.kind);
       return result;
     } catch (error) {
+      const receiveCount = Number(record.attributes.ApproximateReceiveCount);
+      // SQS moves the message to the dead-letter queue instead of receiving it again.
+      const deadLettered = receiveCount >= deps.maxReceiveCount;
       const fields = {
         messageId: record.messageId,
-        receiveCount: Number(record.attributes.ApproximateReceiveCount),
+        receiveCount,
+        deadLettered,
         ...(message && { kind: message.kind, applicationId: message.applicationId }),
         ...failureFields(error),
       };
@@ -189,7 +200,9 @@ export function makeHandler(deps: OutboundDeps) {
           fields,
         );
       }
-      countBy('OutboundFailed', 'kind', message?.kind ?? 'unreadable');
+      const kind = message?.kind ?? 'unreadable';
+      countBy('OutboundFailed', 'kind', kind);
+      countBy(deadLettered ? 'OutboundDeadLettered' : 'OutboundRetried', 'kind', kind);
       await delayRetry(record);
       throw error;
     }
@@ -199,6 +212,8 @@ export function makeHandler(deps: OutboundDeps) {
     // The in-progress record expires with this invocation, so that a crash mid-send
     // does not block the message until the record's expiry.
     config.registerLambdaContext(context);
+    // Lambda's request id (function_request_id) on every line of the invocation.
+    logger.addContext(context);
     const processor = new BatchProcessor(EventType.SQS, { logger });
     return processPartialResponse(event, processRecord, processor, { context });
   };
@@ -240,4 +255,5 @@ export const handler = makeHandler({
     runtime.env.APP_MODE === 'local' ? new URL(runtime.env.OUTBOUND_QUEUE_URL).origin : undefined,
   ),
   retryBaseSeconds: consumerEnv.OUTBOUND_RETRY_BASE_SECONDS,
+  maxReceiveCount: consumerEnv.OUTBOUND_MAX_RECEIVE_COUNT,
 });

@@ -114,6 +114,10 @@ export function httpHandler<E extends APIGatewayProxyEventV2 | APIGatewayProxyEv
 ) {
   return middy<E, APIGatewayProxyStructuredResultV2>()
     .before((request) => {
+      // Every line of the invocation carries Lambda's request id (function_request_id,
+      // with the function's name and cold start) and API Gateway's (requestId, what the
+      // access log and the client's error report show).
+      if (request.context?.awsRequestId) logger.addContext(request.context);
       logger.appendKeys({ requestId: request.event.requestContext.requestId, route: request.event.routeKey });
     })
     .after(() => {
@@ -121,14 +125,15 @@ export function httpHandler<E extends APIGatewayProxyEventV2 | APIGatewayProxyEv
       flushMetrics();
     })
     .onError((request) => {
-      logger.resetKeys();
       flushMetrics();
       const error = request.error;
       if (error instanceof AppError) {
+        logger.resetKeys();
         request.response = errorResponse(error);
         return;
       }
       logger.error('Unhandled error', { errorName: error?.name ?? 'unknown' });
+      logger.resetKeys();
       request.response = errorResponse(new AppError('INTERNAL'));
     })
     .handler(fn);

@@ -14,6 +14,10 @@ export const metricNames = [
   'ApplicationSubmitted',
   'OutboundDelivered',
   'OutboundFailed',
+  /** An outbound message failed and comes back after a backoff (kind dimension). */
+  'OutboundRetried',
+  /** An outbound message failed its last receive: the queue moves it to the dead-letter queue (kind dimension). */
+  'OutboundDeadLettered',
 ] as const;
 export type MetricName = (typeof metricNames)[number];
 
@@ -29,8 +33,13 @@ export function count(name: MetricName, value = 1): void {
   metrics.addMetric(name, MetricUnit.Count, value);
 }
 
-/** A count with one extra dimension (the provider's error code, the outbound kind), published at once. */
+/**
+ * A count with one extra dimension (the provider's error code, the outbound kind),
+ * published at once as two series: the total per stage (what alarms read, without a
+ * SEARCH expression) and the breakdown per stage and `dimension` (what the dashboard splits by).
+ */
 export function countBy(name: MetricName, dimension: string, value: string): void {
+  metrics.singleMetric().addMetric(name, MetricUnit.Count, 1);
   const single = metrics.singleMetric();
   single.addDimension(dimension, value);
   single.addMetric(name, MetricUnit.Count, 1);
