@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findLeaks } from './log-scan';
+import { findLeaks, findLeaksInLines, tenDigits } from './log-scan';
 
 describe('log scan', () => {
   const secrets = { phones: ['919876543210'], codes: ['482913'] };
@@ -10,5 +10,61 @@ describe('log scan', () => {
   });
   it('lets masked numbers and longer digit runs pass', () => {
     expect(findLeaks('{"phone":"91XXXXXX3210","t":14829130}', secrets)).toEqual([]);
+  });
+
+  // A handler line as Powertools writes it, with one planted leak each time.
+  const line = (extra: Record<string, unknown>) =>
+    JSON.stringify({ level: 'INFO', message: 'OTP sent', service: 'membership', requestId: 'r-1', phone: '91XXXXXX3210', ...extra });
+  const known = {
+    phones: ['9876543210'],
+    codes: ['482913'],
+    tokens: ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI5MTk4NzY1NDMyMTAifQ.c2lnbmF0dXJlLXZhbHVl'],
+    secrets: ['local-whatsapp-token'],
+  };
+
+  it('finds each planted leak in a handler line, and says where without saying what', () => {
+    const clean = line({ attemptsLeft: 4, durationMs: 482_913_0 });
+    const lines = [
+      clean,
+      line({ to: '919876543210' }),
+      clean,
+      line({ detail: 'code 482913' }),
+      line({ verificationToken: known.tokens[0] }),
+      line({ header: 'Bearer local-whatsapp-token' }),
+    ];
+    const leaks = findLeaksInLines(lines, known);
+    expect(leaks).toEqual([
+      { what: 'phone number', line: 2 },
+      { what: 'code', line: 4 },
+      { what: 'token', line: 5 },
+      { what: 'secret', line: 6 },
+    ]);
+    expect(JSON.stringify(leaks)).not.toMatch(/9876543210|482913|local-whatsapp/);
+    expect(findLeaksInLines([clean, clean], known)).toEqual([]);
+  });
+
+  it('with patterns, finds numbers and JWTs nobody listed', () => {
+    const unknownNumber = line({ alternate: '7012345678' });
+    const unknownJwt = line({ authorization: 'Bearer eyJraWQiOiJDb2duaXRvTG9jYWwifQ.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLWJ5dGVz' });
+    expect(findLeaksInLines([unknownNumber, unknownJwt], known)).toEqual([]);
+    expect(findLeaksInLines([unknownNumber, unknownJwt], known, { patterns: true })).toEqual([
+      { what: 'phone number (not among the known ones)', line: 1 },
+      { what: 'JWT', line: 2 },
+    ]);
+    // Timestamps, epoch seconds and milliseconds, UUIDs and masked numbers are not numbers of people.
+    const ordinary = line({
+      timestamp: '2026-11-21T10:00:00.123Z',
+      at: 1_763_719_200,
+      atMs: 1_763_719_200_123,
+      applicationId: '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b',
+    });
+    expect(findLeaksInLines([ordinary], known, { patterns: true })).toEqual([]);
+  });
+
+  it('reads a number in any of the forms a person types it', () => {
+    expect(['9876543210', '919876543210', '+91 98765 43210', '+91-9876543210'].map(tenDigits)).toEqual(
+      Array(4).fill('9876543210'),
+    );
+    expect(['5123456789', '12345', '91987654321'].map(tenDigits)).toEqual([undefined, undefined, undefined]);
   });
 });

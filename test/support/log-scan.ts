@@ -1,21 +1,68 @@
-// Finds personal data in captured logs: full phone numbers (with or without the 91
-// prefix) and OTP codes. Masked numbers (91XXXXXX1234) do not match.
+// Finds personal data and secrets in captured logs. Known values: full phone numbers
+// (with or without the 91 prefix), OTP codes, tokens and secrets. With `patterns`, also
+// any full Indian mobile number and any JWT, known or not (numbers seeded straight into
+// a table, tokens minted by a test). Masked numbers (91XXXXXX1234) never match.
+// Messages name what leaked and where, never the value.
 export interface Secrets {
   readonly phones: readonly string[];
   readonly codes: readonly string[];
+  /** Verification tokens, bearer tokens (JWTs), captcha tokens: matched as they are. */
+  readonly tokens?: readonly string[];
+  /** Credentials and keys: matched as they are. */
+  readonly secrets?: readonly string[];
 }
 
-export function findLeaks(log: string, secrets: Secrets): string[] {
-  const leaks: string[] = [];
-  const lines = log.split('\n');
-  const patterns = [
-    ...secrets.phones.flatMap((p) => [p, p.replace(/^91/, '')]).map((p) => ({ what: 'phone number', value: p })),
-    ...secrets.codes.map((c) => ({ what: 'code', value: c })),
-  ];
-  for (const { what, value } of patterns) {
-    const re = new RegExp(`(?<!\\d)${value}(?!\\d)`);
-    const line = lines.findIndex((l) => re.test(l));
-    if (line >= 0) leaks.push(`${what} on log line ${line + 1}`);
+export interface ScanOptions {
+  /** Flag every full mobile number and every JWT-shaped string too. */
+  readonly patterns?: boolean;
+}
+
+const MIN_SECRET_LENGTH = 8;
+const JWT = /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/;
+const MOBILE = /^(?:91)?[6-9]\d{9}$/;
+
+/** '9876543210', '919876543210' or '+91 98765 43210' -> '9876543210'; anything else -> undefined. */
+export function tenDigits(phone: string): string | undefined {
+  const digits = phone.replace(/[\s+-]/g, '');
+  if (!MOBILE.test(digits)) return undefined;
+  return digits.slice(-10);
+}
+
+export function findLeaks(log: string, secrets: Secrets, options: ScanOptions = {}): string[] {
+  return findLeaksInLines(log.split('\n'), secrets, options).map(({ what, line }) => `${what} on log line ${line}`);
+}
+
+/** Each kind of leak once, at its first line (1-based). */
+export function findLeaksInLines(
+  lines: readonly string[],
+  secrets: Secrets,
+  options: ScanOptions = {},
+): { what: string; line: number }[] {
+  // Digit runs are compared whole, so a code inside a longer number does not match.
+  const digitRuns = new Map<string, string>();
+  for (const phone of secrets.phones) {
+    const ten = tenDigits(phone) ?? phone.replace(/^91/, '');
+    digitRuns.set(ten, 'phone number');
+    digitRuns.set(`91${ten}`, 'phone number');
   }
-  return leaks;
+  for (const code of secrets.codes) if (/^\d+$/.test(code)) digitRuns.set(code, 'code');
+  const strings = [
+    ...(secrets.tokens ?? []).map((value) => ({ what: 'token', value })),
+    ...(secrets.secrets ?? []).map((value) => ({ what: 'secret', value })),
+  ].filter((s) => s.value.length >= MIN_SECRET_LENGTH);
+
+  const found = new Map<string, number>();
+  const note = (what: string, index: number) => {
+    if (!found.has(what)) found.set(what, index + 1);
+  };
+  lines.forEach((line, index) => {
+    for (const run of line.match(/\d+/g) ?? []) {
+      const what = digitRuns.get(run);
+      if (what) note(what, index);
+      else if (options.patterns && MOBILE.test(run)) note('phone number (not among the known ones)', index);
+    }
+    for (const { what, value } of strings) if (line.includes(value)) note(what, index);
+    if (options.patterns && JWT.test(line)) note('JWT', index);
+  });
+  return [...found].map(([what, line]) => ({ what, line }));
 }
