@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ageToday, MINIMUM_AGE } from './age';
+import { educations, genders, occupations, TERMS_VERSION } from './application-values';
 import { districts } from './districts';
 import { parseDate } from './ist';
 import { isValidMobile } from './phone';
@@ -8,16 +9,23 @@ import { isValidMobile } from './phone';
 // One schema for both sides; field errors carry stable codes the SPA translates
 // (`fieldErrors.<CODE>`).
 
-export const genders = ['Male', 'Female'] as const;
-export const educations = ['Arts & Science', 'Engineering', 'Law', 'Medicine', 'Management'] as const;
-/** Accepted only in rows imported from the first version. */
-export const legacyEducations = [...educations, 'Others'] as const;
-export const occupations = ['Student', 'Private', 'Government', 'Self Employed', 'Business', 'Home Maker'] as const;
-export const applicationStatuses = ['pending', 'under_review', 'approved', 'rejected'] as const;
-export type ApplicationStatus = (typeof applicationStatuses)[number];
-
-/** The version of the terms and privacy text shown with the form; kept with each consent. */
-export const TERMS_VERSION = '2026-11-01';
+export {
+  applicationStatuses,
+  type ApplicationStatus,
+  educations,
+  genders,
+  legacyEducations,
+  occupations,
+  TERMS_VERSION,
+} from './application-values';
+export {
+  type OtpRequestResponse,
+  otpRequestResponseSchema,
+  type OtpVerifyResponse,
+  otpVerifyResponseSchema,
+  type SubmitResponse,
+  submitResponseSchema,
+} from './api';
 
 const districtNames = new Set(districts.map((d) => d.en));
 const constituenciesOf = new Map(districts.map((d) => [d.en, new Set(d.constituencies.map((c) => c.en))]));
@@ -95,19 +103,3 @@ export const otpVerifyRequestSchema = z.object({
   code: z.string('INVALID_CODE').regex(/^\d{6}$/, 'INVALID_CODE'),
 });
 export type OtpVerifyRequest = z.infer<typeof otpVerifyRequestSchema>;
-
-export const otpRequestResponseSchema = z.object({
-  sentTo: z.string(),
-  expiresInSeconds: z.number(),
-  resendAfterSeconds: z.number(),
-});
-export type OtpRequestResponse = z.infer<typeof otpRequestResponseSchema>;
-
-export const otpVerifyResponseSchema = z.object({
-  verificationToken: z.string(),
-  expiresAt: z.string(),
-});
-export type OtpVerifyResponse = z.infer<typeof otpVerifyResponseSchema>;
-
-export const submitResponseSchema = z.object({ id: z.string() });
-export type SubmitResponse = z.infer<typeof submitResponseSchema>;

@@ -1,23 +1,31 @@
-import { z } from 'zod';
+import * as v from 'valibot';
 
 // The SPA's runtime configuration: written as /config.json next to the bundle at
 // deploy (and served by the local stack), fetched before the app starts, so one
-// build serves every stage.
-export const runtimeConfigSchema = z.object({
-  stage: z.string().min(1),
-  apiBasePath: z.string().startsWith('/'),
-  defaultLanguage: z.enum(['en', 'ta']),
-  captcha: z.object({
-    siteKey: z.string().min(1),
+// build serves every stage. valibot (see rules/api.ts): the public page checks it
+// before its first paint.
+const text = () => v.pipe(v.string(), v.minLength(1));
+
+export const runtimeConfigSchema = v.object({
+  stage: text(),
+  apiBasePath: v.pipe(v.string(), v.startsWith('/')),
+  defaultLanguage: v.picklist(['en', 'ta']),
+  captcha: v.object({
+    siteKey: text(),
     /** Script to load; in local mode a same-origin stand-in. */
-    scriptUrl: z.string().min(1),
+    scriptUrl: text(),
   }),
-  cognito: z.object({
-    region: z.string().min(1),
-    userPoolId: z.string().min(1),
-    userPoolClientId: z.string().min(1),
+  cognito: v.object({
+    region: text(),
+    userPoolId: text(),
+    userPoolClientId: text(),
     /** Set only in local mode, where cognito-local stands in for Cognito. */
-    endpoint: z.string().optional(),
+    endpoint: v.optional(v.string()),
   }),
 });
-export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+export type RuntimeConfig = v.InferOutput<typeof runtimeConfigSchema>;
+
+/** The configuration, checked; throws (with the failing paths) when it is not one. */
+export function parseRuntimeConfig(input: unknown): RuntimeConfig {
+  return v.parse(runtimeConfigSchema, input);
+}

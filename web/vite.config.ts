@@ -29,6 +29,9 @@ export default defineConfig(() => {
       emptyOutDir: true,
       // Hashed file names: the bundle can be cached forever; index.html and config.json cannot.
       assetsDir: 'assets',
+      // Every browser we serve supports <link rel=modulepreload>; the polyfill would be
+      // bytes on the public page's first view for nothing.
+      modulePreload: { polyfill: false },
     },
   };
 });

@@ -5,7 +5,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { type RuntimeConfig, runtimeConfigSchema } from '../../rules/runtime-config';
+import { parseRuntimeConfig, type RuntimeConfig } from '../../rules/runtime-config';
 import type { StageConfig } from '../stages';
 
 export interface WebHostingProps {
@@ -179,7 +179,7 @@ export class WebHosting extends Construct {
     this.siteUrl = `https://${domain ? domain.domainName : this.distribution.distributionDomainName}`;
 
     // One build serves every stage: the stage's settings go next to it as /config.json.
-    const runtimeConfig: RuntimeConfig = runtimeConfigSchema.parse({
+    const runtimeConfig: RuntimeConfig = parseRuntimeConfig({
       stage: config.stage,
       apiBasePath: '/api',
       defaultLanguage: config.defaultLanguage,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
+import * as v from 'valibot';
 import { healthResponseSchema } from '../../rules/api';
 import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
 import { useLocalFunctionEnv } from '../support/env';
@@ -32,7 +33,7 @@ describe('health route', () => {
     const response = await get('/api/health');
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    const body = healthResponseSchema.parse(await response.json());
+    const body = v.parse(healthResponseSchema, await response.json());
     expect(body).toMatchObject({ status: 'ok', stage: 'test', database: 'ok' });
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
 import { localConfigSchema } from '../../local/config';
 import { startLocalStack, type LocalStack } from '../../local/stack';
+import * as v from 'valibot';
 import { apiErrorSchema } from '../../rules/api';
 import { errorMessages } from '../../rules/errors';
 import { sampleApplication } from '../support/public-flow';
@@ -65,7 +66,7 @@ describe.each(publicPostRoutes)('fuzzed body on $method $path', (route) => {
         const text = await response.text();
         expect(response.status, text).toBeLessThan(500);
         if (response.status >= 400) {
-          const parsed = apiErrorSchema.parse(JSON.parse(text));
+          const parsed = v.parse(apiErrorSchema, JSON.parse(text));
           expect(Object.keys(errorMessages)).toContain(parsed.error.code);
           seen.add(parsed.error.code);
         }

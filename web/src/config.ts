@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { type RuntimeConfig, runtimeConfigSchema } from '../../rules/runtime-config';
+import { parseRuntimeConfig, type RuntimeConfig } from '../../rules/runtime-config';
 
 export type { RuntimeConfig };
 
@@ -9,7 +9,7 @@ export const RUNTIME_CONFIG_URL = '/config.json';
 export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
   const response = await fetchImpl(RUNTIME_CONFIG_URL, { cache: 'no-store', headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`${RUNTIME_CONFIG_URL} answered ${response.status}`);
-  return runtimeConfigSchema.parse(await response.json());
+  return parseRuntimeConfig(await response.json());
 }
 
 export const RuntimeConfigContext = createContext<RuntimeConfig | null>(null);

@@ -16,3 +16,8 @@ export const paths = {
     path: '*',
   },
 } as const;
+
+/** /admin and everything under it: the staff area's entry (admin-app.tsx) serves it. */
+export function isAdminPath(pathname: string): boolean {
+  return pathname === paths.admin.path || pathname.startsWith(`${paths.admin.path}/`);
+}

@@ -2,13 +2,25 @@ import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { ConfigErrorScreen } from '../components/config-error-screen';
 import { loadRuntimeConfig } from '../config';
-import { createI18n } from '../i18n/i18n';
-import { initialLanguage } from '../i18n/language';
+import { loadI18n } from '../i18n/i18n';
+import { initialLanguage, readStoredLanguage } from '../i18n/language';
 import { setApiBasePath } from '../lib/api-client';
-import { App } from './app';
+import { isAdminPath } from '../paths';
+import { PublicApp } from './public-app';
 
-/** Fetches /config.json, then renders the app; a config failure gets its own bilingual screen. */
+/**
+ * Fetches /config.json and the strings of the visitor's language, then renders the public
+ * page, or under /admin the staff area (its own chunk). A config failure gets its own
+ * bilingual screen.
+ */
 export async function start(root: Root, fetchImpl: typeof fetch = fetch): Promise<void> {
+  const { pathname } = window.location;
+  const admin = isAdminPath(pathname);
+  // Staff work in English unless they chose Tamil (a Tamil default is the public page's).
+  const stored = readStoredLanguage() ?? (admin ? 'en' : undefined);
+  // Fetched beside config.json when the language is already known.
+  const early = stored ? loadI18n(stored) : undefined;
+  const adminApp = admin ? import('./admin-app') : undefined;
   let config;
   try {
     config = await loadRuntimeConfig(fetchImpl);
@@ -17,10 +29,19 @@ export async function start(root: Root, fetchImpl: typeof fetch = fetch): Promis
     return;
   }
   setApiBasePath(config.apiBasePath);
-  const i18n = createI18n(initialLanguage(config.defaultLanguage));
+  const i18n = await (early ?? loadI18n(initialLanguage(config.defaultLanguage)));
+  if (adminApp) {
+    const { AdminApp } = await adminApp;
+    root.render(
+      <StrictMode>
+        <AdminApp config={config} i18n={i18n} />
+      </StrictMode>,
+    );
+    return;
+  }
   root.render(
     <StrictMode>
-      <App config={config} i18n={i18n} />
+      <PublicApp config={config} i18n={i18n} pathname={pathname} />
     </StrictMode>,
   );
 }

@@ -1,5 +1,6 @@
-import { en } from '../i18n/en';
-import { ta } from '../i18n/ta';
+import { configErrorText } from '../i18n/config-error';
+
+const { en, ta } = configErrorText;
 
 /**
  * Shown when /config.json cannot be loaded or is invalid. i18next is not running
@@ -10,15 +11,15 @@ export function ConfigErrorScreen({ onRetry }: { onRetry: () => void }) {
     <main className="config-error" role="alert">
       <img src="/logo.svg" alt="" width="64" height="64" />
       <div lang="ta">
-        <h1>{ta.configError.title}</h1>
-        <p>{ta.configError.body}</p>
+        <h1>{ta.title}</h1>
+        <p>{ta.body}</p>
       </div>
       <div lang="en">
-        <p className="config-error-title-en">{en.configError.title}</p>
-        <p>{en.configError.body}</p>
+        <p className="config-error-title-en">{en.title}</p>
+        <p>{en.body}</p>
       </div>
       <button type="button" className="button button-primary" onClick={onRetry}>
-        <span lang="ta">{ta.configError.retry}</span> / <span lang="en">{en.configError.retry}</span>
+        <span lang="ta">{ta.retry}</span> / <span lang="en">{en.retry}</span>
       </button>
     </main>
   );

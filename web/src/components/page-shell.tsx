@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { istDate } from '../../../rules/ist';
 import { paths } from '../paths';
 import { LanguageSwitch } from './language-switch';
@@ -16,10 +15,10 @@ export function PageShell({ children }: { children: ReactNode }) {
       </a>
       <header className="site-header">
         <div className="site-header-inner">
-          <Link to={paths.home.getHref()} className="brand" aria-label={t('shell.homeLink')}>
+          <a href={paths.home.getHref()} className="brand" aria-label={t('shell.homeLink')}>
             <img className="brand-logo" src="/logo.svg" alt="" width="40" height="40" />
             <span className="brand-name">{t('shell.wingName')}</span>
-          </Link>
+          </a>
           <LanguageSwitch />
         </div>
       </header>

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessages } from '../../../rules/errors';
 import { en } from './en';
+import { enForm } from './en-form';
 import { ta } from './ta';
+import { taForm } from './ta-form';
 import { checkTranslations } from './translation-checks';
 
 describe('translations', () => {
   // The language switch names English in English.
-  checkTranslations(en, ta, ['language.en']);
+  checkTranslations({ ...en, ...enForm }, { ...ta, ...taForm }, ['language.en']);
 
   it('translates every error code, English being the catalogue', () => {
     expect(en.errors).toEqual(errorMessages);

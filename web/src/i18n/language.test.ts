@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n } from './i18n';
+import { createTestI18n } from '../testing/i18n';
 import { LANGUAGE_STORAGE_KEY, initialLanguage } from './language';
 
 afterEach(() => localStorage.clear());
@@ -25,7 +25,7 @@ describe('initial language', () => {
   });
 
   it('sets <html lang> to the language in use', () => {
-    const i18n = createI18n('ta');
+    const i18n = createTestI18n('ta');
     expect(document.documentElement.lang).toBe('ta');
     expect(i18n.t('landing.title')).toBe('உறுப்பினராக இணையுங்கள்');
   });

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { apiErrorSchema } from '../../../rules/api';
 
 export interface ApiErrorDetails {
@@ -46,18 +45,35 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-interface RequestOptions<S extends z.ZodType> {
+/**
+ * What a response is checked with: any Standard Schema (https://standardschema.dev), so
+ * the public page's valibot schemas and the staff area's zod schemas both fit. Both
+ * libraries validate synchronously.
+ */
+export interface ResponseSchema<T> {
+  readonly '~standard': {
+    validate(value: unknown): { value: T; issues?: undefined } | { issues: readonly unknown[] } | Promise<unknown>;
+  };
+}
+
+function check<T>(schema: ResponseSchema<T>, value: unknown): { ok: true; value: T } | { ok: false } {
+  const result = schema['~standard'].validate(value);
+  if (result instanceof Promise) throw new TypeError('response schemas must validate synchronously');
+  return result.issues ? { ok: false } : { ok: true, value: result.value };
+}
+
+interface RequestOptions<T> {
   readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly body?: unknown;
   /** Schema of a successful response body. */
-  readonly schema: S;
+  readonly schema: ResponseSchema<T>;
   readonly signal?: AbortSignal;
   /** Extra request headers (the staff area's Authorization). */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Calls `${apiBasePath}${path}`; resolves with the parsed body or throws an ApiError. */
-export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.infer<S>> {
+export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
   const { method = 'GET', body, schema, signal, headers } = options;
   let response: Response;
   try {
@@ -78,15 +94,15 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
 
   const payload = await readJson(response);
   if (!response.ok) {
-    const parsed = apiErrorSchema.safeParse(payload);
-    if (parsed.success) {
-      const { code, message, ...details } = parsed.data.error;
+    const parsed = check(apiErrorSchema, payload);
+    if (parsed.ok) {
+      const { code, message, ...details } = parsed.value.error;
       throw new ApiError(code, response.status, message, details);
     }
     throw new ApiError(codeForStatus(response.status), response.status, `HTTP ${response.status}`);
   }
 
-  const parsed = schema.safeParse(payload);
-  if (!parsed.success) throw new ApiError('INTERNAL', response.status, 'Unexpected response from the server');
-  return parsed.data;
+  const parsed = check(schema, payload);
+  if (!parsed.ok) throw new ApiError('INTERNAL', response.status, 'Unexpected response from the server');
+  return parsed.value;
 }

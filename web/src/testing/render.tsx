@@ -3,7 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { type RuntimeConfig, RuntimeConfigContext } from '../config';
-import { createI18n } from '../i18n/i18n';
+import { createTestI18n } from './i18n';
 import type { Language } from '../i18n/language';
 import { addStaffTranslations } from '../i18n/staff';
 
@@ -12,7 +12,7 @@ import { addStaffTranslations } from '../i18n/staff';
  * start-up (with the staff strings, as the /admin chunk adds them).
  */
 export function renderWithI18n(ui: ReactElement, language: Language = 'en'): RenderResult & { i18n: I18n } {
-  const i18n = createI18n(language);
+  const i18n = createTestI18n(language);
   addStaffTranslations(i18n);
   return {
     i18n,

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { paths } from '../../paths';
 
 export function NotFoundRoute() {
@@ -9,9 +8,9 @@ export function NotFoundRoute() {
       <div className="card-body">
         <h1 className="page-title">{t('notFound.title')}</h1>
         <p className="page-intro">{t('notFound.body')}</p>
-        <Link className="button button-secondary" to={paths.home.getHref()}>
+        <a className="button button-secondary" href={paths.home.getHref()}>
           {t('notFound.home')}
-        </Link>
+        </a>
       </div>
     </article>
   );

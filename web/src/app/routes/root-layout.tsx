@@ -1,20 +1,15 @@
-import { useEffect } from 'react';
+import { Component, type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router-dom';
 import { PageShell } from '../../components/page-shell';
 import { Spinner } from '../../components/spinner';
 
-export function RootLayout() {
+export function RootLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const title = t('shell.documentTitle');
   useEffect(() => {
     document.title = title;
   }, [title]);
-  return (
-    <PageShell>
-      <Outlet />
-    </PageShell>
-  );
+  return <PageShell>{children}</PageShell>;
 }
 
 /** While a lazy route's code loads on first visit (e.g. opening /admin directly). */
@@ -37,4 +32,17 @@ export function RootError() {
       </div>
     </PageShell>
   );
+}
+
+/** Shows RootError instead of a blank page when a component throws while rendering. */
+export class RootErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render(): ReactNode {
+    return this.state.failed ? <RootError /> : this.props.children;
+  }
 }

@@ -1,4 +1,5 @@
-import { type OtpRequest, type OtpRequestResponse, otpRequestResponseSchema } from '../../../../../rules/application';
+import { type OtpRequestResponse, otpRequestResponseSchema } from '../../../../../rules/api';
+import type { OtpRequest } from '../../../../../rules/application';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/otp/request: the server checks the captcha and sends a code over WhatsApp. */

@@ -1,9 +1,6 @@
-import {
-  type ApplicationFields,
-  type SubmitResponse,
-  submitResponseSchema,
-  TERMS_VERSION,
-} from '../../../../../rules/application';
+import { type SubmitResponse, submitResponseSchema } from '../../../../../rules/api';
+import type { ApplicationFields } from '../../../../../rules/application';
+import { TERMS_VERSION } from '../../../../../rules/application-values';
 import { apiRequest } from '../../../lib/api-client';
 import type { Language } from '../../../i18n/language';
 

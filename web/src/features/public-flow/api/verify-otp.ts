@@ -1,8 +1,5 @@
-import {
-  type OtpVerifyRequest,
-  type OtpVerifyResponse,
-  otpVerifyResponseSchema,
-} from '../../../../../rules/application';
+import { type OtpVerifyResponse, otpVerifyResponseSchema } from '../../../../../rules/api';
+import type { OtpVerifyRequest } from '../../../../../rules/application';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/otp/verify: a right code is exchanged for a short-lived verification token. */

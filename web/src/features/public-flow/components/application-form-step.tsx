@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { latestBirthDateForMinimumAge } from '../../../../../rules/age';
 import { educations, genders, occupations } from '../../../../../rules/application';
-import { en } from '../../../i18n/en';
+import { enForm as en } from '../../../i18n/en-form';
 import type { Language } from '../../../i18n/language';
 import { ApiError } from '../../../lib/api-client';
 import { submitApplication } from '../api/submit-application';

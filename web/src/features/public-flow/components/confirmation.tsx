@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { en } from '../../../i18n/en';
-import { ta } from '../../../i18n/ta';
+import { enForm as en } from '../../../i18n/en-form';
+import { taForm as ta } from '../../../i18n/ta-form';
 import { MembershipIntro } from './membership-intro';
 
 /** After a submit: the slogan, and the thank-you in Tamil and in English whatever the language. */

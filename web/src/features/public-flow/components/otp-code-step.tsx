@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { requestOtp } from '../api/request-otp';
 import { verifyOtp } from '../api/verify-otp';
 import { useCaptcha } from '../hooks/use-captcha';
-import { digitsOnly } from '../utils/application-form';
+import { digitsOnly } from '../utils/application-form-values';
 import type { Verification } from '../utils/flow-storage';
 import { type Failure, FailureMessage, failureOf } from './failure-message';
 

@@ -7,6 +7,7 @@ import { TERMS_VERSION } from '../../../../../rules/application';
 import { jsonResponse, renderWithI18n } from '../../../testing/render';
 import { emptyForm, type FormValues } from '../utils/application-form';
 import { FLOW_STORAGE_KEY, type FlowSnapshot } from '../utils/flow-storage';
+import type { Language } from '../../../i18n/language';
 import { PublicFlow } from './public-flow';
 
 const MOBILE = '9876543210';
@@ -55,6 +56,13 @@ function stored(): FlowSnapshot | null {
 }
 
 /** Opens the page on step 2, as after a verification in this tab. */
+/** Renders the flow and waits for the step's chunk (the later steps load lazily). */
+async function renderFlow(language: Language = 'en') {
+  const result = renderWithI18n(<PublicFlow />, language);
+  await waitFor(() => expect(document.querySelector('.spinner-wrap')).toBeNull());
+  return result;
+}
+
 function openOnForm(form: Partial<FormValues> = {}, expiresAt = inHalfAnHour()) {
   const snapshot: FlowSnapshot = {
     step: 'form',
@@ -90,15 +98,15 @@ function describedText(element: Element): string {
 describe('public flow: number and code', () => {
   it('sends, refuses a wrong code (clearing it), verifies and moves to the form', async () => {
     const user = userEvent.setup();
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.type(screen.getByLabelText('Mobile number'), MOBILE);
     await waitFor(() =>
       expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send WhatsApp OTP' }).disabled).toBe(false),
     );
     await user.click(screen.getByRole('button', { name: 'Send WhatsApp OTP' }));
 
-    expect((await screen.findByRole('status')).textContent).toBe(`OTP sent to WhatsApp number: +91 ${MOBILE}`);
-    const code = screen.getByLabelText<HTMLInputElement>('Enter the 6-digit OTP');
+    const code = await screen.findByLabelText<HTMLInputElement>('Enter the 6-digit OTP');
+    expect(screen.getByRole('status').textContent).toBe(`OTP sent to WhatsApp number: +91 ${MOBILE}`);
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
     expect(code.inputMode).toBe('numeric');
     expect(document.activeElement).toBe(code);
@@ -125,7 +133,7 @@ describe('public flow: number and code', () => {
 
   it('counts down to resend, and "change phone number" clears number, code and storage', async () => {
     const user = userEvent.setup();
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.type(screen.getByLabelText('Mobile number'), MOBILE);
     await waitFor(() =>
       expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send WhatsApp OTP' }).disabled).toBe(false),
@@ -156,7 +164,7 @@ describe('public flow: number and code', () => {
         form: emptyForm,
       }),
     );
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     const resend = screen.getByRole<HTMLButtonElement>('button', { name: 'Resend OTP' });
     await waitFor(() => expect(resend.disabled).toBe(false));
     await user.click(resend);
@@ -171,7 +179,7 @@ describe('public flow: the application form', () => {
   it('keeps the constituency disabled until a district is chosen, and clears it when the district changes', async () => {
     const user = userEvent.setup();
     openOnForm();
-    renderWithI18n(<PublicFlow />, 'ta');
+    await renderFlow('ta');
     const district = screen.getByLabelText<HTMLSelectElement>('வருவாய் மாவட்டம்');
     const constituency = screen.getByLabelText<HTMLSelectElement>('சட்டமன்றத் தொகுதி');
     expect(constituency.disabled).toBe(true);
@@ -193,7 +201,7 @@ describe('public flow: the application form', () => {
   it('caps the date of birth at 18 years ago (IST) and keeps the phone inputs to digits', async () => {
     const user = userEvent.setup();
     openOnForm();
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     const dob = screen.getByLabelText<HTMLInputElement>('Date of birth');
     expect(dob.type).toBe('date');
     expect(dob.max).toBe(latestBirthDateForMinimumAge(new Date()));
@@ -207,7 +215,7 @@ describe('public flow: the application form', () => {
   it('marks every missing answer, says why next to it, and moves focus to the first', async () => {
     const user = userEvent.setup();
     openOnForm({ name: 'Kavya' });
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
 
     const alternate = screen.getByLabelText('Alternate phone number');
@@ -231,7 +239,7 @@ describe('public flow: the application form', () => {
   it('checks a field when it is left with something wrong in it', async () => {
     const user = userEvent.setup();
     openOnForm();
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.type(screen.getByLabelText('Alternate phone number'), MOBILE);
     await user.tab();
     expect(describedText(screen.getByLabelText('Alternate phone number'))).toContain(
@@ -248,7 +256,7 @@ describe('public flow: the application form', () => {
     const user = userEvent.setup();
     const under = latestBirthDateForMinimumAge(new Date(Date.now() + 86_400_000 * 2));
     openOnForm({ ...complete, date_of_birth: under });
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
     const dob = screen.getByLabelText('Date of birth');
     expect(document.activeElement).toBe(dob);
@@ -260,7 +268,7 @@ describe('public flow: the application form', () => {
   it('submits the English values whatever the language, then thanks in Tamil and English and forgets the flow', async () => {
     const user = userEvent.setup();
     openOnForm({ ...complete, accept_terms: false });
-    renderWithI18n(<PublicFlow />, 'ta');
+    await renderFlow('ta');
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'பெண்' }).checked).toBe(true);
     await user.click(screen.getByRole('checkbox'));
     await user.click(screen.getByRole('button', { name: 'விண்ணப்பத்தைச் சமர்ப்பிக்கவும்' }));
@@ -287,7 +295,7 @@ describe('public flow: the application form', () => {
         error: { code: 'VALIDATION_FAILED', message: 'x', fields: { alternate_phone_number: 'ALTERNATE_PHONE_SAME' } },
       });
     openOnForm(complete);
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
     const alternate = screen.getByLabelText('Alternate phone number');
     await waitFor(() => expect(alternate.getAttribute('aria-invalid')).toBe('true'));
@@ -299,7 +307,7 @@ describe('public flow: the application form', () => {
     const user = userEvent.setup();
     routes['/api/applications'] = () => jsonResponse(409, { error: { code: 'ALREADY_REGISTERED', message: 'x' } });
     openOnForm(complete);
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('You have already registered with this phone number.').lang).toBe('en');
@@ -310,7 +318,7 @@ describe('public flow: the application form', () => {
     const user = userEvent.setup();
     fetchMock.mockImplementationOnce(() => Promise.reject(new TypeError('Failed to fetch')));
     openOnForm(complete);
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Network error. Please try again.');
     expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Kavya Raman');
@@ -322,7 +330,7 @@ describe('public flow: the application form', () => {
     const user = userEvent.setup();
     routes['/api/applications'] = () => jsonResponse(401, { error: { code: 'VERIFICATION_REQUIRED', message: 'x' } });
     openOnForm(complete);
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Your verification has expired. Please verify your phone number again.',
@@ -337,14 +345,14 @@ describe('public flow: nothing lost on reload', () => {
   it('restores what was typed and the verification', async () => {
     const user = userEvent.setup();
     openOnForm();
-    const first = renderWithI18n(<PublicFlow />);
+    const first = await renderFlow();
     await user.type(screen.getByLabelText('Full name'), 'Kavya');
     await user.selectOptions(screen.getByLabelText('Revenue district'), 'Madurai');
     await user.click(screen.getByRole('radio', { name: 'Yes' }));
     fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '2001-05-14' } });
     first.unmount();
 
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     expect(screen.getByRole('heading', { level: 1, name: 'Join the Movement' })).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Kavya');
     expect(screen.getByLabelText<HTMLSelectElement>('Revenue district').value).toBe('Madurai');
@@ -356,16 +364,16 @@ describe('public flow: nothing lost on reload', () => {
 
   it('keeps the typed number on step 1', async () => {
     const user = userEvent.setup();
-    const first = renderWithI18n(<PublicFlow />);
+    const first = await renderFlow();
     await user.type(screen.getByLabelText('Mobile number'), '98765');
     first.unmount();
-    renderWithI18n(<PublicFlow />);
+    await renderFlow();
     expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe('98765');
   });
 
-  it('sends a visitor whose verification expired back to step 1, with the message and their answers', () => {
+  it('sends a visitor whose verification expired back to step 1, with the message and their answers', async () => {
     openOnForm({ name: 'Kavya' }, new Date(Date.now() - 1000).toISOString());
-    renderWithI18n(<PublicFlow />, 'ta');
+    await renderFlow('ta');
     expect(screen.getByRole('alert').textContent).toBe(
       'உங்கள் சரிபார்ப்பின் காலம் முடிந்துவிட்டது. உங்கள் கைபேசி எண்ணை மீண்டும் உறுதிசெய்யவும்.',
     );

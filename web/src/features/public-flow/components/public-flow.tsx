@@ -1,5 +1,8 @@
-import { useEffect, useState } from 'react';
-import { emptyForm, fieldOrder, type FormValues } from '../utils/application-form';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner';
+import { loadFormStrings } from '../../../i18n/i18n';
+import { emptyForm, fieldOrder, type FormValues } from '../utils/application-form-values';
 import {
   clearFlow,
   type FlowSnapshot,
@@ -8,12 +11,20 @@ import {
   type Verification,
   writeFlow,
 } from '../utils/flow-storage';
-import { ApplicationFormStep } from './application-form-step';
-import { Confirmation } from './confirmation';
 import { type Failure, FailureMessage } from './failure-message';
 import { MembershipIntro } from './membership-intro';
 import { MobileNumberStep, type OtpSent } from './mobile-number-step';
-import { OtpCodeStep } from './otp-code-step';
+
+// The first view is the number step alone; each later step is a chunk of its own. The
+// code step is fetched when the visitor types a digit. The form step (its checks with
+// zod, the 234 constituencies) and the confirmation are fetched while the visitor waits
+// for the WhatsApp code, so they are there when the code is right.
+const loadCodeStep = () => import('./otp-code-step');
+const loadFormStep = () => import('./application-form-step');
+const loadConfirmation = () => import('./confirmation');
+const OtpCodeStep = lazy(async () => ({ default: (await loadCodeStep()).OtpCodeStep }));
+const ApplicationFormStep = lazy(async () => ({ default: (await loadFormStep()).ApplicationFormStep }));
+const Confirmation = lazy(async () => ({ default: (await loadConfirmation()).Confirmation }));
 
 /** Nothing typed, nothing verified: nothing worth keeping. */
 function isBlank(snapshot: FlowSnapshot): boolean {
@@ -37,12 +48,31 @@ export function PublicFlow() {
   // Focus follows the visitor's own step changes, never a page load.
   const [moved, setMoved] = useState(false);
 
+  const { t, i18n } = useTranslation();
+  const needsForm = snapshot.step !== 'mobile';
+  const [formStrings, setFormStrings] = useState(false);
+  useEffect(() => {
+    if (!needsForm) return;
+    void Promise.all([loadCodeStep(), loadFormStep(), loadConfirmation()]);
+    let live = true;
+    loadFormStrings(i18n).then(
+      () => live && setFormStrings(true),
+      () => undefined, // Offline: the spinner stays; the next step change tries again.
+    );
+    return () => {
+      live = false;
+    };
+  }, [needsForm, i18n]);
+  const loading = <Spinner label={t('shell.loading')} />;
+
   useEffect(() => {
     if (submitted || isBlank(snapshot)) clearFlow();
     else writeFlow(snapshot);
   }, [snapshot, submitted]);
 
-  if (submitted) return <Confirmation />;
+  if (submitted) {
+    return <Suspense fallback={loading}>{formStrings ? <Confirmation /> : loading}</Suspense>;
+  }
 
   const go = (next: FlowSnapshot) => {
     setMoved(true);
@@ -75,14 +105,20 @@ export function PublicFlow() {
     return (
       <article className="card">
         <div className="card-body">
-          <ApplicationFormStep
-            values={snapshot.form}
-            verification={snapshot.verification}
-            autoFocus={moved}
-            onChange={(form: FormValues) => setSnapshot((current) => ({ ...current, form }))}
-            onSubmitted={() => setSubmitted(true)}
-            onVerificationExpired={onVerificationExpired}
-          />
+          <Suspense fallback={loading}>
+            {formStrings ? (
+              <ApplicationFormStep
+                values={snapshot.form}
+                verification={snapshot.verification}
+                autoFocus={moved}
+                onChange={(form: FormValues) => setSnapshot((current) => ({ ...current, form }))}
+                onSubmitted={() => setSubmitted(true)}
+                onVerificationExpired={onVerificationExpired}
+              />
+            ) : (
+              loading
+            )}
+          </Suspense>
         </div>
       </article>
     );
@@ -98,22 +134,27 @@ export function PublicFlow() {
           </div>
         )}
         {snapshot.step === 'code' && snapshot.otp ? (
-          <OtpCodeStep
-            mobile={snapshot.mobile}
-            sentTo={snapshot.otp.sentTo}
-            resendAt={snapshot.otp.resendAt}
-            autoFocus={moved}
-            onVerified={onVerified}
-            onResent={(resendAt) =>
-              setSnapshot((current) => (current.otp ? { ...current, otp: { ...current.otp, resendAt } } : current))
-            }
-            onChangeNumber={onChangeNumber}
-          />
+          <Suspense fallback={loading}>
+            <OtpCodeStep
+              mobile={snapshot.mobile}
+              sentTo={snapshot.otp.sentTo}
+              resendAt={snapshot.otp.resendAt}
+              autoFocus={moved}
+              onVerified={onVerified}
+              onResent={(resendAt) =>
+                setSnapshot((current) => (current.otp ? { ...current, otp: { ...current.otp, resendAt } } : current))
+              }
+              onChangeNumber={onChangeNumber}
+            />
+          </Suspense>
         ) : (
           <MobileNumberStep
             mobile={snapshot.mobile}
             autoFocus={moved}
-            onMobileChange={(mobile) => setSnapshot((current) => ({ ...current, mobile }))}
+            onMobileChange={(mobile) => {
+              void loadCodeStep();
+              setSnapshot((current) => ({ ...current, mobile }));
+            }}
             onSent={onSent}
           />
         )}

@@ -1,37 +1,40 @@
-import { z } from 'zod';
-import { educations, genders, occupations } from '../../../../../rules/application';
-import { emptyForm } from './application-form';
+import * as v from 'valibot';
+import { educations, genders, occupations } from '../../../../../rules/application-values';
+import { emptyForm } from './application-form-values';
 
 // Nothing is lost on a reload or a dropped connection: the step, the typed number, the
 // form and a still-valid verification are kept in sessionStorage (this tab only, gone
-// when it closes). The code itself is never stored.
+// when it closes). The code itself is never stored. Checked with valibot: this runs on
+// the first view (see rules/api.ts).
 
 export const FLOW_STORAGE_KEY = 'membership_flow';
 
-const formSchema = z.object({
-  alternate_phone_number: z.string().max(10),
-  name: z.string().max(1000),
-  email: z.string().max(1000),
-  gender: z.enum([...genders, '']),
-  date_of_birth: z.string().max(20),
-  revenue_district: z.string().max(200),
-  assembly_constituency: z.string().max(200),
-  education: z.enum([...educations, '']),
-  occupation: z.enum([...occupations, '']),
-  is_already_member: z.enum(['yes', 'no', '']),
-  motivation: z.string().max(5000),
-  accept_terms: z.boolean(),
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+
+const formSchema = v.object({
+  alternate_phone_number: text(10),
+  name: text(1000),
+  email: text(1000),
+  gender: v.picklist([...genders, '']),
+  date_of_birth: text(20),
+  revenue_district: text(200),
+  assembly_constituency: text(200),
+  education: v.picklist([...educations, '']),
+  occupation: v.picklist([...occupations, '']),
+  is_already_member: v.picklist(['yes', 'no', '']),
+  motivation: text(5000),
+  accept_terms: v.boolean(),
 });
 
-const snapshotSchema = z.object({
-  step: z.enum(['mobile', 'code', 'form']),
-  mobile: z.string().regex(/^\d{0,10}$/),
+const snapshotSchema = v.object({
+  step: v.picklist(['mobile', 'code', 'form']),
+  mobile: v.pipe(v.string(), v.regex(/^\d{0,10}$/)),
   /** The code was sent: to which number, and when another may be asked for (epoch ms). */
-  otp: z.object({ sentTo: z.string(), resendAt: z.number() }).optional(),
-  verification: z.object({ token: z.string().min(1), expiresAt: z.string(), mobile: z.string() }).optional(),
+  otp: v.optional(v.object({ sentTo: v.string(), resendAt: v.number() })),
+  verification: v.optional(v.object({ token: v.pipe(v.string(), v.minLength(1)), expiresAt: v.string(), mobile: v.string() })),
   form: formSchema,
 });
-export type FlowSnapshot = z.infer<typeof snapshotSchema>;
+export type FlowSnapshot = v.InferOutput<typeof snapshotSchema>;
 export type Verification = NonNullable<FlowSnapshot['verification']>;
 
 export const initialSnapshot: FlowSnapshot = { step: 'mobile', mobile: '', form: emptyForm };
@@ -67,12 +70,12 @@ export function readFlow(now: Date = new Date()): Restored {
   if (!raw) return { snapshot: initialSnapshot, expired: false };
   let parsed;
   try {
-    parsed = snapshotSchema.safeParse(JSON.parse(raw));
+    parsed = v.safeParse(snapshotSchema, JSON.parse(raw));
   } catch {
     return { snapshot: initialSnapshot, expired: false };
   }
   if (!parsed.success) return { snapshot: initialSnapshot, expired: false };
-  const snapshot: FlowSnapshot = { ...parsed.data, form: { ...emptyForm, ...parsed.data.form } };
+  const snapshot: FlowSnapshot = { ...parsed.output, form: { ...emptyForm, ...parsed.output.form } };
   if (snapshot.step === 'form' || snapshot.verification) {
     if (!isVerificationValid(snapshot.verification, now)) {
       const { verification: _expired, otp: _otp, ...rest } = snapshot;

@@ -6,7 +6,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RuntimeConfig, RuntimeConfigContext } from '../../../config';
-import { createI18n } from '../../../i18n/i18n';
+import { createTestI18n } from '../../../testing/i18n';
 import { addStaffTranslations } from '../../../i18n/staff';
 import { useStaffSession } from '../../../lib/staff-session';
 import { jsonResponse, testConfig } from '../../../testing/render';
@@ -57,7 +57,7 @@ function idToken(claims: Record<string, unknown>): string {
 const meFetch = vi.fn<typeof fetch>();
 
 function renderGate(ui: ReactElement, config: RuntimeConfig = testConfig) {
-  const i18n = createI18n('en');
+  const i18n = createTestI18n('en');
   addStaffTranslations(i18n);
   return render(
     <RuntimeConfigContext.Provider value={config}>

@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
-import { createI18n } from '../../../i18n/i18n';
+import { createTestI18n } from '../../../testing/i18n';
 import { addStaffTranslations } from '../../../i18n/staff';
 import { type StaffRole, type StaffSession, StaffSessionContext } from '../../../lib/staff-session';
 import { jsonResponse } from '../../../testing/render';
@@ -28,7 +28,7 @@ const api = vi.fn<typeof fetch>();
 const requested = () => api.mock.calls.map(([url]) => url as string);
 
 function renderDashboard(role: StaffRole = 'admin', url = '/admin') {
-  const i18n = createI18n('en');
+  const i18n = createTestI18n('en');
   addStaffTranslations(i18n);
   const session: StaffSession = {
     email: 'admin@example.com',
@@ -96,6 +96,8 @@ describe('dashboard', () => {
 
     await router.navigate(-1);
     await vi.waitFor(() => expect(router.state.location.search).toBe('?q=kavya&status=approved&district=Salem'));
+    // The page has re-rendered from the address (on a busy machine that takes a moment).
+    await vi.waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>('Rows per page').value).toBe('10'));
     await user.click(screen.getByRole('button', { name: 'Reset' }));
     expect(router.state.location.search).toBe('');
     await vi.waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe(''));

@@ -1,0 +1,78 @@
+// English strings of the application form and the confirmation: a chunk of their own,
+// fetched with the form step (the first view has only the number and code steps).
+export const enForm = {
+  form: {
+    heading: 'Join the Movement',
+    description:
+      "The Students' Wing brings together young people from every district of Tamil Nadu who want to shape the future of their campuses, their towns and the state. Members take part in study circles, campaigns for students' rights and service in their own communities, and they learn how public life works by doing it. Tell us a little about yourself below. Every application is read by our team, and we will contact you on your verified WhatsApp number.",
+    verifiedPhone: 'Verified WhatsApp number',
+    alternatePhone: 'Alternate phone number',
+    alternatePhoneHint: 'Enter exactly 10 digits',
+    name: 'Full name',
+    email: 'Email',
+    optional: '(optional)',
+    gender: 'Gender',
+    dateOfBirth: 'Date of birth',
+    dateOfBirthHint: 'You must be at least 18 years old.',
+    district: 'Revenue district',
+    districtPlaceholder: 'Select your district',
+    constituency: 'Assembly constituency',
+    constituencyPlaceholder: 'Select your constituency',
+    constituencyNeedsDistrict: 'Select a district first',
+    education: 'Education',
+    educationPlaceholder: 'Select your education',
+    occupation: 'Occupation',
+    occupationPlaceholder: 'Select your occupation',
+    alreadyMember: 'Are you already a member of the party?',
+    yes: 'Yes',
+    no: 'No',
+    motivation: 'Why do you want to join?',
+    motivationHint: 'A few sentences are enough.',
+    footerNote:
+      'Your details are used only to process your membership and are never sold or shared for advertising. Every field not marked optional is required.',
+    terms:
+      'I agree to the terms and conditions and the privacy policy, and I confirm that the information I have given is true and accurate.',
+    submit: 'Submit application',
+    submitting: 'Submitting...',
+  },
+  options: {
+    gender: { Male: 'Male', Female: 'Female' },
+    education: {
+      'Arts & Science': 'Arts & Science',
+      Engineering: 'Engineering',
+      Law: 'Law',
+      Medicine: 'Medicine',
+      Management: 'Management',
+    },
+    occupation: {
+      Student: 'Student',
+      Private: 'Private job',
+      Government: 'Government job',
+      'Self Employed': 'Self-employed',
+      Business: 'Business',
+      'Home Maker': 'Homemaker',
+    },
+  },
+  fieldErrors: {
+    REQUIRED: 'This field is required.',
+    INVALID_PHONE: 'Please enter a valid 10-digit phone number',
+    ALTERNATE_PHONE_DIGITS: 'Enter exactly 10 digits.',
+    ALTERNATE_PHONE_SAME: 'The alternate number must be different from your verified number.',
+    INVALID_EMAIL: 'Please enter a valid email address, such as name@example.com.',
+    INVALID_DATE: 'Please enter a valid date of birth.',
+    UNDER_AGE: 'You must be at least 18 years old to apply.',
+    TERMS_REQUIRED: 'Please accept the terms, the privacy policy and the accuracy of your information.',
+    TOO_LONG: 'This is too long. Please shorten it.',
+    INVALID_CODE: 'Enter the 6-digit OTP.',
+    INVALID: 'Please check this field.',
+  },
+  confirmation: {
+    slogan: 'Together, we shape the future!',
+    thanks: 'Thank you for joining! Our team will be in touch with you soon.',
+  },
+} as const;
+
+type Strings<T> = { readonly [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
+
+/** The shape every language must fill: same keys as English, any text. */
+export type FormMessages = Strings<typeof enForm>;
