@@ -15,6 +15,7 @@ import { type RouteDefinition, routes as allRoutes } from './api-routes';
 import { Alarms } from './constructs/alarms';
 import { ApplicationsStream } from './constructs/applications-stream';
 import { HttpApi } from './constructs/http-api';
+import { Monitoring } from './constructs/monitoring';
 import { acknowledgeCdkSingletonFunctions } from './constructs/nag-acknowledgements';
 import { OutboundMessaging } from './constructs/outbound-messaging';
 import { ProjectFunction, pascalCase } from './constructs/project-function';
@@ -43,6 +44,8 @@ export interface StatelessStackProps extends StackProps {
   readonly webAssetDir: string;
   /** Defaults to lib/api-routes.ts. */
   readonly routes?: readonly RouteDefinition[];
+  /** The stage's web ACL from its Edge stack (us-east-1), when `waf.enabled`. */
+  readonly webAcl?: { readonly arn: string; readonly name: string };
 }
 
 interface FunctionSpec extends FunctionNeeds {
@@ -50,11 +53,14 @@ interface FunctionSpec extends FunctionNeeds {
   readonly description: string;
   readonly tables: readonly TableGrant[];
   readonly timeout: Duration;
+  /** Further non-secret settings of this function. */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
  * Code and everything that can be rebuilt from code: functions, the HTTP API, the
- * outbound queue, alarms, web hosting. It holds no data that a redeploy could lose.
+ * outbound queue, web hosting, alarms and the dashboard. It holds no data that a
+ * redeploy could lose.
  */
 export class StatelessStack extends Stack {
   public readonly functions: ReadonlyMap<string, ProjectFunction>;
@@ -119,6 +125,7 @@ export class StatelessStack extends Stack {
         environment: {
           ...(spec.secrets ? publicFlowSettings : {}),
           ...(spec.sendsOutbound ? { [outboundQueueEnvVar]: outbound.queue.queueUrl } : {}),
+          ...spec.environment,
         },
       });
       if (spec.sendsOutbound) outbound.queue.grantSendMessages(fn.function);
@@ -153,22 +160,33 @@ export class StatelessStack extends Stack {
     });
 
     const { outboundConsumer, applicationsStream, rollupsAgeing } = backgroundFunctions;
-    outbound.addConsumer(build('OutboundConsumerFunction', { ...outboundConsumer, timeout: outboundConsumerTimeout }));
-    new ApplicationsStream(this, 'ApplicationsStream', {
+    outbound.addConsumer(
+      build('OutboundConsumerFunction', {
+        ...outboundConsumer,
+        timeout: outboundConsumerTimeout,
+        // lambdas/handlers/outbound-consumer.ts: its backoff, and which receive is the last.
+        environment: {
+          OUTBOUND_MAX_RECEIVE_COUNT: String(config.outbound.maxReceiveCount),
+          OUTBOUND_RETRY_BASE_SECONDS: String(config.outbound.retryBaseSeconds),
+        },
+      }),
+    );
+    const streamConsumer = build('ApplicationsStreamFunction', {
+      ...applicationsStream,
+      timeout: Duration.seconds(applicationsStream.timeoutSeconds),
+    });
+    const stream = new ApplicationsStream(this, 'ApplicationsStream', {
       config,
       alarms,
       applicationsTable: props.tables.applications,
-      consumer: build('ApplicationsStreamFunction', {
-        ...applicationsStream,
-        timeout: Duration.seconds(applicationsStream.timeoutSeconds),
-      }),
+      consumer: streamConsumer,
     });
 
-    new RollupsAgeing(this, 'RollupsAgeing', {
-      config,
-      alarms,
-      job: build('RollupsAgeingFunction', { ...rollupsAgeing, timeout: Duration.seconds(rollupsAgeing.timeoutSeconds) }),
+    const ageingJob = build('RollupsAgeingFunction', {
+      ...rollupsAgeing,
+      timeout: Duration.seconds(rollupsAgeing.timeoutSeconds),
     });
+    new RollupsAgeing(this, 'RollupsAgeing', { config, alarms, job: ageingJob });
 
     const web = new WebHosting(this, 'Web', {
       config,
@@ -176,6 +194,23 @@ export class StatelessStack extends Stack {
       apiDomainName: api.domainName,
       userPoolId: props.userPool.userPoolId,
       userPoolClientId: props.spaClient.userPoolClientId,
+      webAclArn: props.webAcl?.arn,
+    });
+
+    new Monitoring(this, 'Monitoring', {
+      config,
+      alarms,
+      api,
+      routes,
+      functions,
+      ownErrorAlarms: [ageingJob],
+      streamConsumer,
+      outboundQueue: outbound.queue,
+      deadLetterQueues: [
+        { label: 'Outbound dead letters', queue: outbound.deadLetterQueue },
+        { label: 'Stream on-failure queue', queue: stream.failureQueue },
+      ],
+      webAclName: props.webAcl?.name,
     });
 
     acknowledgeCdkSingletonFunctions(this);

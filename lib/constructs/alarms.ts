@@ -5,18 +5,47 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../stages';
+import { resourcePrefix, type StageConfig } from '../stages';
 
 export interface AlarmsProps {
   readonly config: StageConfig;
 }
 
-/** Where the stage's alarms go: one SNS topic, mailed to the operator if configured. */
+/** Sections of docs/RUNBOOK.md: each alarm names the one that says what to do. */
+export type RunbookSection =
+  'dead-letters' | 'api-errors' | 'lambda-errors' | 'whatsapp-refuses' | 'latency' | 'stream-lag';
+
+export interface StageAlarmProps {
+  /** kebab-case; the alarm is named `membership-<stage>-<name>`, which the operator's e-mail shows. */
+  readonly name: string;
+  /** What it means and what to check first; the runbook link is appended. */
+  readonly description: string;
+  readonly runbook: RunbookSection;
+  readonly metric: cloudwatch.IMetric;
+  readonly threshold: number;
+  /** Defaults to 1. */
+  readonly evaluationPeriods?: number;
+  /** Defaults to evaluationPeriods. */
+  readonly datapointsToAlarm?: number;
+  /** Defaults to greater than or equal to the threshold. */
+  readonly comparisonOperator?: cloudwatch.ComparisonOperator;
+}
+
+/**
+ * Where the stage's alarms go: one SNS topic, mailed to the operator if configured. Every
+ * alarm is named for its stage, says what it means, and links its runbook section; it
+ * notifies when it fires and when it clears. No data is no breach: a quiet night is
+ * not an incident.
+ */
 export class Alarms extends Construct {
   public readonly topic: sns.Topic;
+  /** Every alarm of the stage, for the dashboard's status panel. */
+  public readonly all: cloudwatch.Alarm[] = [];
+  private readonly config: StageConfig;
 
   constructor(scope: Construct, id: string, { config }: AlarmsProps) {
     super(scope, id);
+    this.config = config;
     this.topic = new sns.Topic(this, 'Topic', {
       displayName: `Membership ${config.stage} alarms`,
       enforceSSL: true,
@@ -29,21 +58,41 @@ export class Alarms extends Construct {
     });
   }
 
-  /** Alarms as soon as one message sits in a dead-letter queue. */
-  alarmOnDeadLetters(id: string, queue: sqs.IQueue, description: string): cloudwatch.Alarm {
+  /** An alarm of this stage, to the topic, with its runbook link. */
+  add(id: string, props: StageAlarmProps): cloudwatch.Alarm {
+    const evaluationPeriods = props.evaluationPeriods ?? 1;
     const alarm = new cloudwatch.Alarm(this, id, {
-      alarmDescription: description,
+      alarmName: `${resourcePrefix(this.config)}-${props.name}`,
+      alarmDescription: `Membership ${this.config.stage}: ${props.description} Runbook: ${this.runbookLink(props.runbook)}`,
+      metric: props.metric,
+      threshold: props.threshold,
+      comparisonOperator: props.comparisonOperator ?? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods,
+      datapointsToAlarm: props.datapointsToAlarm ?? evaluationPeriods,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new actions.SnsAction(this.topic));
+    alarm.addOkAction(new actions.SnsAction(this.topic));
+    this.all.push(alarm);
+    return alarm;
+  }
+
+  /** `docs/RUNBOOK.md#<section>`, or under the stage's runbookUrl. */
+  runbookLink(section: RunbookSection): string {
+    return `${this.config.alarms.runbookUrl}#${section}`;
+  }
+
+  /** Alarms as soon as one message sits in a dead-letter queue. */
+  alarmOnDeadLetters(id: string, name: string, queue: sqs.IQueue, description: string): cloudwatch.Alarm {
+    return this.add(id, {
+      name,
+      description,
+      runbook: 'dead-letters',
       metric: queue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(1),
         statistic: cloudwatch.Stats.MAXIMUM,
       }),
       threshold: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    alarm.addAlarmAction(new actions.SnsAction(this.topic));
-    alarm.addOkAction(new actions.SnsAction(this.topic));
-    return alarm;
   }
 }

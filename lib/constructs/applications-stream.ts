@@ -58,8 +58,9 @@ export class ApplicationsStream extends Construct {
 
     props.alarms.alarmOnDeadLetters(
       'StreamFailures',
+      'stream-dead-letters',
       this.failureQueue,
-      `Membership ${config.stage}: applications stream records could not be processed; report rollups may be off until replayed`,
+      `applications stream records could not be counted and sit in the stream's on-failure queue; report totals may be off. First read the stream consumer's log for the error; once it is fixed, npm run rollups:rebuild -- --stage ${config.stage}.`,
     );
   }
 }

@@ -1,14 +1,15 @@
-import { type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../api-routes';
-import type { StageConfig } from '../stages';
+import { routeKey, type StageConfig } from '../stages';
 import { pascalCase } from './project-function';
 
 export interface HttpApiProps {
@@ -21,9 +22,18 @@ export interface HttpApiProps {
   readonly logRemovalPolicy: RemovalPolicy;
 }
 
+/** The visitor's steps (code request, code check, submit): public routes that do work. */
+export function publicFlowRoutes(routes: readonly RouteDefinition[]): RouteDefinition[] {
+  return routes.filter((route) => route.access === 'public' && route.method === 'POST');
+}
+
 /**
  * The HTTP API: exactly the routes of lib/api-routes.ts, staff routes behind the
- * Cognito JWT authorizer, no catch-all route, stage-wide throttling, access logs.
+ * Cognito JWT authorizer, no catch-all route, stage-wide throttling with tighter
+ * per-route limits from the stage config, route metrics for the public flow, access logs.
+ *
+ * No X-Ray here: HTTP APIs do not support it (REST APIs do). Requests are followed by the
+ * access log's requestId and latencies, and by the functions' own traces.
  */
 export class HttpApi extends Construct {
   public readonly api: apigw.HttpApi;
@@ -84,20 +94,22 @@ export class HttpApi extends Construct {
       },
     );
 
+    const created = new Map<string, apigw.HttpRoute>();
     for (const route of props.routes) {
       const isStaff = route.access === 'staff';
       if (isStaff !== route.path.startsWith('/api/admin/')) {
         throw new Error(`Route ${route.method} ${route.path}: staff routes, and only they, live under /api/admin/`);
       }
       const routeId = `${route.method}${pascalCase(route.path)}`;
-      const [created] = this.api.addRoutes({
+      const [httpRoute] = this.api.addRoutes({
         path: route.path,
         methods: [apigw.HttpMethod[route.method]],
         integration: new HttpLambdaIntegration(`${routeId}Integration`, props.functionFor(route)),
         authorizer: isStaff ? staffAuthorizer : undefined,
       });
-      if (!isStaff && created) {
-        Validations.of(created).acknowledge({
+      if (httpRoute) created.set(routeKey(route), httpRoute);
+      if (!isStaff && httpRoute) {
+        Validations.of(httpRoute).acknowledge({
           id: 'AwsSolutions-APIG4',
           reason:
             'Public route of the application flow: visitors have no account; abuse is bounded by reCAPTCHA, per-number rate limits and stage throttling.',
@@ -105,6 +117,44 @@ export class HttpApi extends Construct {
       }
     }
 
+    this.setRouteSettings(config, created, publicFlowRoutes(props.routes).map(routeKey));
+
     this.domainName = `${this.api.apiId}.execute-api.${region}.${Stack.of(this).urlSuffix}`;
+  }
+
+  /**
+   * Per-route throttles (beside the stage-wide default) and route-level metrics for the
+   * public flow, which its latency alarms read. Detailed metrics are custom metrics at
+   * CloudWatch prices (six per route), so only those routes have them.
+   */
+  private setRouteSettings(config: StageConfig, created: ReadonlyMap<string, apigw.HttpRoute>, metered: string[]) {
+    const settings: Record<string, Record<string, number | boolean>> = {};
+    for (const key of metered) settings[key] = { DetailedMetricsEnabled: true };
+    for (const [key, limit] of Object.entries(config.api.routeThrottles)) {
+      settings[key] = {
+        ...settings[key],
+        ThrottlingRateLimit: limit.rateLimit,
+        ThrottlingBurstLimit: limit.burstLimit,
+      };
+    }
+    for (const key of Object.keys(settings)) {
+      const route = created.get(key);
+      if (!route) throw new Error(`Route settings for ${key}, which this API does not have`);
+      // API Gateway refuses settings for a route that does not exist yet.
+      this.stage.node.addDependency(route);
+    }
+    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = settings;
+  }
+
+  /** A route-level metric (detailed metrics: the public flow's routes only). */
+  routeMetric(route: RouteDefinition, metricName: string, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: 'AWS/ApiGateway',
+      metricName,
+      // HTTP APIs name a route's metrics by method and path ("resource"), per stage.
+      dimensionsMap: { ApiId: this.api.apiId, Stage: this.stage.stageName, Method: route.method, Resource: route.path },
+      period: Duration.minutes(5),
+      ...props,
+    });
   }
 }

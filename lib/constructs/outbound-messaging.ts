@@ -49,8 +49,9 @@ export class OutboundMessaging extends Construct {
 
     props.alarms.alarmOnDeadLetters(
       'OutboundDeadLetters',
+      'outbound-dead-letters',
       this.deadLetterQueue,
-      `Membership ${config.stage}: outbound messages (welcome WhatsApp or webhook) failed ${config.outbound.maxReceiveCount} times and wait in the dead-letter queue`,
+      `outbound messages (welcome WhatsApp or webhook) failed ${config.outbound.maxReceiveCount} times and wait in the dead-letter queue. First read the outbound consumer's log for the cause (provider down, webhook refusing); once it is fixed, npm run dlq:redrive -- --stage ${config.stage}.`,
     );
   }
 

@@ -92,6 +92,11 @@ export class ProjectFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       environment,
+      // X-Ray active tracing: each invocation's segment (cold start, init, duration) at
+      // sampled cost. The handlers do not instrument their SDK clients, so downstream calls
+      // show as the function's time; the HTTP API in front has no X-Ray at all (only REST
+      // APIs do), which its access logs' requestId and latencies stand in for.
+      tracing: config.tracing ? lambda.Tracing.ACTIVE : undefined,
       bundling: {
         format: OutputFormat.ESM,
         mainFields: ['module', 'main'],
@@ -112,6 +117,13 @@ export class ProjectFunction extends Construct {
     for (const grant of props.tables ?? []) this.grantTable(grant);
     for (const grant of props.secrets ?? []) grant.secret.grantRead(this.function);
 
+    if (config.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'xray:PutTraceSegments and xray:PutTelemetryRecords, added by active tracing, support no resource-level permission.',
+      });
+    }
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:

@@ -16,6 +16,8 @@ export interface WebHostingProps {
   readonly apiDomainName: string;
   readonly userPoolId: string;
   readonly userPoolClientId: string;
+  /** The stage's web ACL (us-east-1, Edge stack), when the stage has `waf.enabled`. */
+  readonly webAclArn?: string;
 }
 
 /**
@@ -151,6 +153,7 @@ export class WebHosting extends Construct {
       enableLogging: true,
       logBucket: this.logsBucket,
       logFilePrefix: 'cloudfront/',
+      webAclId: props.webAclArn,
       ...(domain
         ? {
             domainNames: [domain.domainName],
@@ -170,11 +173,12 @@ export class WebHosting extends Construct {
       id: 'AwsSolutions-CFR1',
       reason: 'Visitors are in India and abroad (students studying elsewhere); no geo restriction is wanted.',
     });
-    Validations.of(this.distribution).acknowledge({
-      id: 'AwsSolutions-CFR2',
-      reason:
-        'No WAF for now (fixed monthly cost): the public endpoints are guarded by reCAPTCHA, per-number and per-IP limits and API stage throttling.',
-    });
+    if (!props.webAclArn) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR2',
+        reason: `No WAF in stage ${config.stage} (waf.enabled is off in lib/stages.ts: a fixed monthly cost): the public endpoints are guarded by reCAPTCHA, per-number and per-IP limits and API throttling per route.`,
+      });
+    }
 
     this.siteUrl = `https://${domain ? domain.domainName : this.distribution.distributionDomainName}`;
 

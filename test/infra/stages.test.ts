@@ -27,6 +27,9 @@ const physicalNameProperties: Readonly<Record<string, readonly string[]>> = {
   'AWS::IAM::Role': ['RoleName'],
   'AWS::CloudFront::Function': ['Name'],
   'AWS::CloudFront::ResponseHeadersPolicy': ['ResponseHeadersPolicyConfig.Name'],
+  'AWS::CloudWatch::Alarm': ['AlarmName'],
+  'AWS::CloudWatch::Dashboard': ['DashboardName'],
+  'AWS::WAFv2::WebACL': ['Name'],
 };
 
 let workDir: string;
@@ -47,11 +50,11 @@ afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-/** Literal physical names of a stage's two stacks. */
+/** Literal physical names of a stage's stacks (Data, App and, with a firewall, Edge). */
 function physicalNames(stage: 'dev' | 'prod'): string[] {
   const names = stackNames({ stage });
-  return [names.data, names.app].flatMap((stackName) =>
-    Object.values(templates.get(stackName)!.Resources).flatMap((resource) =>
+  return [names.data, names.app, names.edge].flatMap((stackName) =>
+    Object.values(templates.get(stackName)?.Resources ?? {}).flatMap((resource) =>
       (physicalNameProperties[resource.Type] ?? []).flatMap((key) => {
         const value = key
           .split('.')
@@ -79,9 +82,15 @@ describe('stages', () => {
     }
   });
 
-  it('synthesizes dev and prod in one app as four differently named stacks', () => {
+  it('synthesizes dev and prod in one app as differently named stacks, the firewall only where it is on', () => {
     expect([...templates.keys()].sort()).toEqual(
-      ['Membership-dev-App', 'Membership-dev-Data', 'Membership-prod-App', 'Membership-prod-Data'].sort(),
+      [
+        'Membership-dev-App',
+        'Membership-dev-Data',
+        'Membership-prod-App',
+        'Membership-prod-Data',
+        'Membership-prod-Edge',
+      ].sort(),
     );
   });
 
@@ -89,10 +98,24 @@ describe('stages', () => {
     const dev = physicalNames('dev');
     const prod = physicalNames('prod');
     expect(dev.length).toBeGreaterThan(0);
-    expect(dev.length).toBe(prod.length);
+    // The same resources but prod's web ACL.
+    expect(prod.length).toBe(dev.length + 1);
+    expect(prod).toContain('membership-prod-edge');
     expect(dev.filter((name) => prod.includes(name))).toEqual([]);
     // Ours read membership-<stage>-...; CDK's generated ones embed the stack name.
     for (const name of dev) expect(name.toLowerCase()).toContain('dev');
     for (const name of prod) expect(name.toLowerCase()).toContain('prod');
+  });
+
+  it("keeps the firewall's cross-region hand-over under names of its own stage", () => {
+    const writers = Object.values(templates.get(stackNames({ stage: 'prod' }).edge)!.Resources).filter(
+      (r) => r.Type === 'Custom::CrossRegionExportWriter',
+    );
+    expect(writers).toHaveLength(1);
+    const parameters = Object.keys(
+      (writers[0]!.Properties!.WriterProps as { exports: Record<string, unknown> }).exports,
+    );
+    expect(parameters.length).toBeGreaterThan(0);
+    for (const name of parameters) expect(name).toMatch(/^\/cdk\/exports\/Membership-prod-App\//);
   });
 });

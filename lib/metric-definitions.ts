@@ -1,0 +1,29 @@
+// The product's embedded metrics as the dashboard and alarms read them. They are
+// published by lambdas/lib/metrics.ts (Powertools); test/infra/operations.test.ts holds
+// these names and dimensions to what that module really writes. Plain data.
+
+export const METRICS_NAMESPACE = 'Membership';
+
+export const metricNames = [
+  'OtpSent',
+  'OtpSendFailed',
+  'OtpVerified',
+  'OtpRejected',
+  'CaptchaRejected',
+  'RateLimited',
+  'ApplicationSubmitted',
+  'OutboundDelivered',
+  'OutboundFailed',
+  'OutboundRetried',
+  'OutboundDeadLettered',
+] as const;
+export type MetricName = (typeof metricNames)[number];
+
+/**
+ * The dimensions of a stage's totals, exactly as published: Powertools adds the service
+ * name (`service`) beside the stage. A CloudWatch metric is its name plus its whole
+ * dimension set, so a query that leaves `service` out finds nothing.
+ */
+export function stageMetricDimensions(stage: string): { service: string; stage: string } {
+  return { service: 'membership', stage };
+}
