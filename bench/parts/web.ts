@@ -191,7 +191,7 @@ async function lighthouseScores(url: string): Promise<Scores> {
     }
     return scores;
   } finally {
-    await chrome.kill();
+    chrome.kill();
   }
 }
 
@@ -213,8 +213,8 @@ runPart('web', async (add) => {
     const css = (files: Iterable<string>) => [...files].filter((f) => f.endsWith('.css'));
 
     const firstView: Record<'en' | 'ta', string[]> = {
-      en: await loadedAssets(`${en!.url}/`),
-      ta: await loadedAssets(`${ta!.url}/`),
+      en: await loadedAssets(`${en.url}/`),
+      ta: await loadedAssets(`${ta.url}/`),
     };
     for (const language of ['en', 'ta'] as const) {
       const files = firstView[language];
@@ -224,7 +224,7 @@ runPart('web', async (add) => {
     }
 
     const home = new Set([...firstView.en, ...firstView.ta]);
-    const admin = (await loadedAssets(`${en!.url}/admin`)).filter((f) => !home.has(f));
+    const admin = (await loadedAssets(`${en.url}/admin`)).filter((f) => !home.has(f));
     say(`/admin adds ${admin.join(', ')}`);
     add('web: /admin route chunks JS', report(sum(js(admin)) / KB, 'KB gzip', { reference: floor / KB }));
     add('web: /admin route chunks CSS', report(sum(css(admin)) / KB, 'KB gzip'));
@@ -238,7 +238,7 @@ runPart('web', async (add) => {
     add('web: /admin/reports route chunks JS', report(sum(reports) / KB, 'KB gzip', { reference: floor / KB }));
     add('web: /admin/reports route chunks CSS', report(sum(reportsCss) / KB, 'KB gzip'));
 
-    for (const [language, server] of [['en', en!], ['ta', ta!]] as const) {
+    for (const [language, server] of [['en', en], ['ta', ta]] as const) {
       const runs: Scores[] = [];
       for (let i = 0; i < RUNS; i++) {
         runs.push(await lighthouseScores(`${server.url}/`));
