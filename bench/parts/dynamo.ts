@@ -1,0 +1,733 @@
+// Part 3 of `npm run bench` (issue 7), with the import rate of part 4: the DynamoDB work
+// of one request (items read, and capacity units from ReturnConsumedCapacity) at 10,000
+// and at 100,000 applications, and how fast the import command loads them.
+// Measured: MEASURED_DURATION on 2 cores.
+//
+// The applications are loaded through the import command's code (`importApplications`
+// of ops/import.ts) from a CSV generated in the first version's export format: 10,000
+// first, measured, then 90,000 more, measured again. The report rollups behind the
+// dashboard totals and the reports are then built from the table with `rebuildRollups`,
+// as `npm run rollups:rebuild` does (no stream consumer runs during the import here, so
+// that the import rate is the import's alone).
+//
+// Every measured request runs a real handler, built by its `makeHandler` factory with the
+// adapters its module wires, on a document client metered by lambdas/lib/capacity-meter.ts
+// (every DynamoDB call asks for ReturnConsumedCapacity TOTAL; items read are what Get,
+// BatchGet and Query return or evaluate). Only DynamoDB work is measured, so the captcha,
+// the WhatsApp send, the outbound queue and the webhook are in-process fakes. The export
+// start and completion have no factory: their handler bodies' two adapter calls are run
+// on the metered client instead. A stream record and an outbound message are measured
+// too (once per application in the funnel): the cost table needs them.
+//
+// Capacity figures are DynamoDB Local's, which counts like DynamoDB: reads in 4 KB units
+// (half for an eventually consistent read), writes in 1 KB units, a transaction twice,
+// and every global secondary index an item lands in (it reports them in TOTAL). A page's
+// capacity depends on the size of the items it returns, so every generated application
+// is padded to the same stored size (ITEM_BYTES): a difference between the two sizes is
+// then the work growing, not the sample changing.
+//
+// Budget: no figure but text search and export grows by more than 10% from 10,000 to
+// 100,000 applications (the growth figure is the larger of items and capacity growth).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  DynamoDBStreamEvent,
+  SQSEvent,
+} from 'aws-lambda';
+import { tables, type TableKey } from '../../lib/table-definitions';
+import { applicationKey, indexKeys, makeApplicationRepository } from '../../lambdas/adapters/applications';
+import { type CapacityMeter, meterCapacity } from '../../lambdas/lib/capacity-meter';
+import {
+  createTableInput,
+  ensureTables,
+  localCredentials,
+  localDynamoClient,
+  localRegion,
+  localTableNames,
+  startDynamoDbLocal,
+} from '../../local/dynamodb';
+import { freePort } from '../../local/ports';
+import { localLambdaContext } from '../../local/queue';
+import { toLambdaImage } from '../../local/stream-poller';
+import { legacyEducations, occupations } from '../../rules/application';
+import { csvLine } from '../../rules/csv';
+import { districts } from '../../rules/districts';
+import { legacyColumns, parseLegacyRow } from '../../rules/legacy-import';
+import { reportSummarySchema } from '../../rules/report';
+import { applicationFiltersSchema, listResponseSchema } from '../../rules/staff-api';
+import { submitBody } from '../../test/support/public-flow';
+import { istDayOf, putAll, randomSource, type Random, shiftDay, staffEvent } from '../../test/support/rollups';
+import { atMost, type Figure, median, report, runPart, say } from '../figures';
+
+/** BENCH_DYNAMO_SMALL and BENCH_DYNAMO_LARGE change the sizes (for a quick try; the figures' names follow). */
+const SMALL = Number(process.env.BENCH_DYNAMO_SMALL ?? 10_000);
+const LARGE = Number(process.env.BENCH_DYNAMO_LARGE ?? 100_000);
+const sizeLabel = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+const AT_SMALL = `@${sizeLabel(SMALL)}`;
+const AT_LARGE = `@${sizeLabel(LARGE)}`;
+/** Requests of the public flow measured at each size (each with a number of its own). */
+const FUNNEL_REPEATS = 5;
+/** Runs of each dashboard page and of the report (their work is the same every run). */
+const READ_REPEATS = 3;
+/**
+ * In-flight import transactions. Measured on DynamoDB Local (2 cores, other work
+ * running): 4 → about 170 rows/s, 16 → 260, 32 → 380, 48 and more → no better; the
+ * JVM's CPU is the limit (about 4 ms of it per imported row). BENCH_IMPORT_CONCURRENCY
+ * changes it.
+ */
+const IMPORT_CONCURRENCY = Number(process.env.BENCH_IMPORT_CONCURRENCY ?? 32);
+/** Rows written with BatchWrite for the reference rate. */
+const REFERENCE_ROWS = 5000;
+/** Stored size of every generated application, in DynamoDB's measure (bytes). */
+const ITEM_BYTES = 1000;
+/** Days the generated submissions span, ending yesterday (IST). */
+const DAYS = 120;
+/** Growth allowed from 10,000 to 100,000 applications, in percent. */
+const GROWTH_BUDGET = 10;
+
+// ---------------------------------------------------------------------------
+// Generated applications in the first version's export format
+
+const firstNames = [
+  'Kavya',
+  'Arun',
+  'Meena',
+  'Karthik',
+  'Divya',
+  'Surya',
+  'Priya',
+  'Vignesh',
+  'Lakshmi',
+  'Dinesh',
+  'Nila',
+  'Hari',
+  'Anitha',
+  'Gowtham',
+  'Revathi',
+  'Sathish',
+  'Keerthana',
+  'Pradeep',
+  'Abinaya',
+  'Manoj',
+  'கவியா',
+  'அருண்',
+  'மீனா',
+  'கார்த்திக்',
+];
+const initials = 'ABCDEGJKMNPRSTV'.split('');
+const streets = [
+  'Gandhi Street',
+  'Anna Nagar 2nd Main Road',
+  'Kamarajar Salai',
+  'Nehru Street',
+  'Periyar Nagar',
+  'Bharathi Street',
+];
+const motivations = [
+  'To serve the students of my district.',
+  'I want to work for education and jobs for young people.',
+  'My college friends are members; I want to join them.',
+  'மாணவர்களுக்காக உழைக்க விரும்புகிறேன்.',
+];
+const filler = ' I will volunteer at events, speak to students at my college and help new members apply.';
+
+/** DynamoDB's size of an attribute value (strings in UTF-8; the items here hold only strings and booleans). */
+function valueBytes(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'boolean') return 1;
+  if (typeof value === 'number') return Math.ceil(String(value).replace(/^-/, '').length / 2) + 1;
+  throw new Error(`unexpected attribute value ${typeof value}`);
+}
+
+function itemBytes(item: Record<string, unknown>): number {
+  return Object.entries(item).reduce((n, [k, v]) => n + Buffer.byteLength(k) + valueBytes(v), 0);
+}
+
+/** What the import stores for a valid row (ops/import.ts: the parsed row, its index keys, the source). */
+function storedItem(record: Record<string, string>): Record<string, unknown> {
+  const parsed = parseLegacyRow(record);
+  if (!parsed.ok) throw new Error(`generated row ${record.id} is invalid: ${parsed.reasons.join('; ')}`);
+  return { ...parsed.value, ...indexKeys(parsed.value), source: 'import' };
+}
+
+/** One CSV record (header name -> cell) of the first version's export, padded to ITEM_BYTES once stored. */
+function legacyRecord(
+  random: Random,
+  n: number,
+  count: number,
+  offset: number,
+  yesterday: string,
+): Record<string, string> {
+  const district = random.pick(districts);
+  const day = shiftDay(yesterday, -Math.floor(((count - 1 - n) * DAYS) / count));
+  const submitted = new Date(Date.parse(`${day}T00:00:00+05:30`) + random.int(0, 86_399_999));
+  const name = `${random.pick(firstNames)} ${random.pick(initials)}`;
+  const i = offset + n;
+  const age = random.int(16, 35);
+  const record: Record<string, string> = {
+    id: `legacy-${String(i).padStart(7, '0')}`,
+    // Distinct for every row: 6000000000 + 37 i stays a valid 10-digit mobile number.
+    phone_number: String(6_000_000_000 + i * 37),
+    alternate_phone_number: random.chance(0.3) ? String(7_000_000_000 + i) : '',
+    name,
+    email: random.chance(0.6)
+      ? `${
+          name
+            .split(' ')[0]!
+            .toLowerCase()
+            .replace(/[^a-z]/g, '') || 'member'
+        }${i}@example.com`
+      : '',
+    gender: random.chance(0.05) ? '' : random.pick(['Male', 'Female']),
+    date_of_birth: `${Number(yesterday.slice(0, 4)) - age}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`,
+    revenue_district: random.chance(0.03) ? '' : district.en,
+    assembly_constituency: random.chance(0.2) ? '' : random.pick(district.constituencies).en,
+    education: random.pick(legacyEducations),
+    specialization: random.chance(0.4) ? 'Computer Science' : '',
+    occupation: random.pick(occupations),
+    address: `${random.int(1, 200)}, ${random.pick(streets)}, ${district.en} ${random.int(600_001, 643_253)}`,
+    is_already_member: random.chance(0.3) ? 'true' : 'false',
+    want_to_volunteer: random.chance(0.5) ? 'true' : 'false',
+    want_to_join_and_volunteer: 'false',
+    motivation: random.pick(motivations),
+    application_status: random.chance(0.55)
+      ? 'pending'
+      : random.pick(['pending', 'under_review', 'approved', 'rejected']),
+    submitted_at: submitted.toISOString(),
+    updated_at: '',
+  };
+  if (!record.revenue_district) record.assembly_constituency = '';
+  const missing = ITEM_BYTES - itemBytes(storedItem(record));
+  if (missing < 0) throw new Error(`generated row ${record.id} is ${-missing} bytes over ${ITEM_BYTES}`);
+  // Trailing spaces would be trimmed by the import: the padding ends with a letter or a dot.
+  record.motivation += filler
+    .repeat(Math.ceil(missing / filler.length))
+    .slice(0, missing)
+    .replace(/ $/, '.');
+  const stored = itemBytes(storedItem(record));
+  if (stored !== ITEM_BYTES) throw new Error(`generated row ${record.id} is ${stored} bytes, not ${ITEM_BYTES}`);
+  return record;
+}
+
+/** Writes `count` rows to a CSV file; returns the records too (for the reference rate). */
+async function writeLegacyCsv(path: string, random: Random, count: number, offset: number, yesterday: string) {
+  const out = createWriteStream(path);
+  const write = (text: string) =>
+    new Promise<void>((done, fail) => (out.write(text) ? done() : out.once('drain', done).once('error', fail)));
+  await write(`\uFEFF${csvLine(legacyColumns)}`);
+  const sample: Record<string, string>[] = [];
+  let chunk = '';
+  for (let n = 0; n < count; n++) {
+    const record = legacyRecord(random, n, count, offset, yesterday);
+    if (sample.length < REFERENCE_ROWS) sample.push(record);
+    chunk += csvLine(legacyColumns.map((c) => record[c]));
+    if (chunk.length > 1_000_000) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  await write(chunk);
+  await new Promise<void>((done, fail) => out.end(() => done()).once('error', fail));
+  return sample;
+}
+
+// ---------------------------------------------------------------------------
+// Metering: items and capacity from capacity-meter.ts, plus the write share
+
+interface Work {
+  readonly items: number;
+  readonly capacity: number;
+  readonly write: number;
+}
+
+const writeCommand = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+
+/**
+ * The capacity meter of lambdas/lib/capacity-meter.ts, and beside it the capacity of the
+ * writes alone (Put, Update, Delete, BatchWrite, TransactWrite): reads and writes have
+ * different prices. Both read the same ConsumedCapacity answers.
+ */
+function meterOf(db: DynamoDBDocumentClient) {
+  const meter = meterCapacity(db);
+  const writes = new AsyncLocalStorage<{ units: number }>();
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const tally = writes.getStore();
+      if (tally && writeCommand.test(context.commandName ?? '')) {
+        const consumed = (
+          result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }
+        ).ConsumedCapacity;
+        for (const c of Array.isArray(consumed) ? consumed : [consumed]) tally.units += c?.CapacityUnits ?? 0;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchWriteShare' },
+  );
+  return {
+    async measure<T>(work: () => Promise<T>): Promise<{ result: T; work: Work }> {
+      const tally = { units: 0 };
+      const { result, usage } = await meter.measure(() => writes.run(tally, work));
+      return { result, work: { items: usage.itemsRead, capacity: usage.capacityUnits, write: tally.units } };
+    },
+  };
+}
+
+const medianWork = (runs: readonly Work[]): Work => ({
+  items: median(runs.map((r) => r.items)),
+  capacity: median(runs.map((r) => r.capacity)),
+  write: median(runs.map((r) => r.write)),
+});
+
+// ---------------------------------------------------------------------------
+// Events
+
+function publicEvent(path: string, body: unknown, sourceIp: string): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: `POST ${path}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'bench',
+      apiId: 'bench',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp, userAgent: 'bench' },
+      requestId: randomUUID(),
+      routeKey: `POST ${path}`,
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+  };
+}
+
+const context = () => localLambdaContext('bench', 60_000);
+
+function answer(
+  response: APIGatewayProxyStructuredResultV2 | string | undefined,
+  status: number,
+  what: string,
+): unknown {
+  if (typeof response !== 'object' || response.statusCode !== status) {
+    throw new Error(
+      `${what} answered ${typeof response === 'object' ? `${response.statusCode}: ${response.body}` : String(response)}`,
+    );
+  }
+  return JSON.parse(response.body ?? 'null');
+}
+
+const growth = (small: number, large: number) =>
+  small === 0 ? (large === 0 ? 0 : 100) : (100 * (large - small)) / small;
+
+// ---------------------------------------------------------------------------
+
+runPart('dynamo', async (add) => {
+  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  const dir = mkdtempSync(join(tmpdir(), 'bench-dynamo-'));
+  try {
+    const names = localTableNames('bench');
+    await ensureTables(dynamo.client, names);
+    Object.assign(process.env, {
+      STAGE: 'bench',
+      APP_MODE: 'local',
+      AWS_REGION: 'ap-south-1',
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+      // Read by the modules' own wiring at import; the handlers measured here get a fake queue.
+      OUTBOUND_QUEUE_URL: 'http://127.0.0.1:9/000000000000/bench-outbound',
+      ...Object.fromEntries((Object.keys(tables) as TableKey[]).map((k) => [tables[k].envVar, names[k]])),
+    });
+    // Modules that create the logger and the metrics: imported once the environment above is set.
+    const [
+      { countApplications, listApplications },
+      { makeOtpStore },
+      { makeRateLimiter },
+      { makeReviewStore },
+      { makeRollupsStore },
+      { totalFromRollups },
+      { rebuildRollups },
+      { importApplications, readCsv },
+    ] = await Promise.all([
+      import('../../lambdas/adapters/application-list'),
+      import('../../lambdas/adapters/otp-store'),
+      import('../../lambdas/adapters/rate-limiter'),
+      import('../../lambdas/adapters/review'),
+      import('../../lambdas/adapters/rollups'),
+      import('../../lambdas/lib/application-totals'),
+      import('../../lambdas/lib/rollups-rebuild'),
+      import('../../ops/import'),
+    ]);
+    // Loading (import, rebuild) goes through a client of its own; what is measured through this one.
+    // (The rebuild queues hundreds of requests at once; that is expected, so no warning about it.)
+    const loader = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: dynamo.endpoint,
+        region: localRegion,
+        credentials: localCredentials,
+        requestHandler: { socketAcquisitionWarningTimeout: 600_000 },
+      }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    );
+    const base = localDynamoClient(dynamo.endpoint);
+    const db = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+    const metered = meterOf(db);
+
+    // The handlers, wired as their modules wire them, on the metered client.
+    const [otpRequest, otpVerify, submit, list, summary, stream, outbound] = await Promise.all([
+      import('../../lambdas/handlers/otp-request'),
+      import('../../lambdas/handlers/otp-verify'),
+      import('../../lambdas/handlers/applications-submit'),
+      import('../../lambdas/handlers/applications-list'),
+      import('../../lambdas/handlers/reports-summary'),
+      import('../../lambdas/handlers/applications-stream'),
+      import('../../lambdas/handlers/outbound-consumer'),
+    ]);
+    const keys = {
+      otpHashKey: 'bench-otp-hash-key-0123456789abcdef',
+      verificationSigningKey: 'bench-signing-key-0123456789abcdef',
+    };
+    const sent = new Map<string, string>();
+    const applications = makeApplicationRepository(db, names.applications);
+    const rollups = makeRollupsStore(db, names.rollups);
+    const total = totalFromRollups(
+      rollups,
+      (f) => countApplications(db, names.applications, f),
+      () => new Date(),
+    );
+    const handlers = {
+      otpRequest: otpRequest.makeHandler({
+        captcha: { verify: () => Promise.resolve(true) },
+        applications,
+        limiter: makeRateLimiter(db, names.rateLimits),
+        otps: makeOtpStore(db, names.otps),
+        gateway: () =>
+          Promise.resolve({
+            sendOtp: (to: string, code: string) => {
+              sent.set(to, code);
+              return Promise.resolve('wamid.otp');
+            },
+            sendWelcome: () => Promise.resolve('wamid.welcome'),
+            sendText: () => Promise.resolve('wamid.text'),
+          }),
+        hashKey: () => Promise.resolve(keys.otpHashKey),
+        clock: () => new Date(),
+        settings: { ttlSeconds: 300, resendSeconds: 60, maxPerHour: 5, maxPerDay: 10, maxPerIpPerHour: 2000 },
+      }),
+      otpVerify: otpVerify.makeHandler({
+        otps: makeOtpStore(db, names.otps),
+        keys: () => Promise.resolve(keys),
+        clock: () => new Date(),
+        settings: { maxAttempts: 5, verificationTtlSeconds: 1800 },
+      }),
+      submit: submit.makeHandler({
+        applications,
+        queue: { send: () => Promise.resolve() },
+        signingKey: () => Promise.resolve(keys.verificationSigningKey),
+        otpTable: names.otps,
+        clock: () => new Date(),
+        newId: randomUUID,
+      }),
+      list: list.makeHandler({
+        list: (filters, page) => listApplications(db, names.applications, filters, page),
+        total,
+      }),
+      stream: stream.makeHandler({ rollups, clock: () => new Date() }),
+      outbound: outbound.makeHandler({
+        // As the module reads it: strongly consistent, a message may come right after the write.
+        applications: {
+          get: async (id: string) =>
+            (
+              await db.send(
+                new GetCommand({
+                  TableName: names.applications,
+                  Key: { pk: applicationKey(id) },
+                  ConsistentRead: true,
+                }),
+              )
+            ).Item,
+        },
+        gateway: () => Promise.resolve({ sendWelcome: () => Promise.resolve('wamid.welcome') }),
+        webhook: () => Promise.resolve({ deliver: () => Promise.resolve({ status: 200 }) }),
+        persistenceStore: new DynamoDBPersistenceLayer({ tableName: names.idempotency, awsSdkV3Client: base }),
+        visibility: { change: () => Promise.resolve() },
+        retryBaseSeconds: 60,
+        maxReceiveCount: 5,
+      }),
+    };
+    // The report handler meters itself (it logs its cost): it is given this meter.
+    let reportWork: Work | undefined;
+    const reportMeter: CapacityMeter = {
+      async measure(work) {
+        const { result, work: w } = await metered.measure(work);
+        reportWork = w;
+        return { result, usage: { requests: 0, itemsRead: w.items, capacityUnits: w.capacity } };
+      },
+    };
+    const reportHandler = summary.makeHandler({ rollups, clock: () => new Date(), meter: reportMeter });
+    const review = makeReviewStore(db, { applications: names.applications, audit: names.audit });
+
+    const today = istDayOf(Date.now());
+    const yesterday = shiftDay(today, -1);
+    const random = randomSource(2026);
+    let funnelNumber = 0;
+    let sequence = 10n ** 20n;
+
+    /** One visitor's whole flow, each step measured: code, verify, submit, then the background work it causes. */
+    const funnel = async () => {
+      funnelNumber += 1;
+      const mobile = String(8_000_000_000 + funnelNumber);
+      const ip = `10.0.${Math.floor(funnelNumber / 250)}.${funnelNumber % 250}`;
+      const requested = await metered.measure(() =>
+        handlers.otpRequest(publicEvent('/api/otp/request', { mobile, captchaToken: 'bench' }, ip), context()),
+      );
+      answer(requested.result, 200, 'OTP request');
+      const code = sent.get(`91${mobile}`);
+      if (!code) throw new Error('no code was sent');
+      const verified = await metered.measure(() =>
+        handlers.otpVerify(publicEvent('/api/otp/verify', { mobile, code }, ip), context()),
+      );
+      const { verificationToken } = answer(verified.result, 200, 'OTP verify') as { verificationToken: string };
+      const submitted = await metered.measure(() =>
+        handlers.submit(publicEvent('/api/applications', submitBody(verificationToken), ip), context()),
+      );
+      const { id } = answer(submitted.result, 201, 'submit') as { id: string };
+
+      // The INSERT record Lambda would hand the stream consumer.
+      const { Item } = await dynamo.client.send(
+        new GetItemCommand({ TableName: names.applications, Key: { pk: { S: `APP#${id}` } } }),
+      );
+      if (!Item) throw new Error('the submitted application is not stored');
+      sequence += 1n;
+      const record: DynamoDBStreamEvent = {
+        Records: [
+          {
+            eventID: randomUUID(),
+            eventName: 'INSERT',
+            eventVersion: '1.1',
+            eventSource: 'aws:dynamodb',
+            awsRegion: 'ap-south-1',
+            dynamodb: {
+              Keys: { pk: { S: `APP#${id}` } },
+              NewImage: toLambdaImage(Item),
+              SequenceNumber: String(sequence),
+              SizeBytes: 1000,
+              StreamViewType: 'NEW_AND_OLD_IMAGES',
+            },
+            eventSourceARN: `arn:aws:dynamodb:ap-south-1:000000000000:table/${names.applications}/stream/bench`,
+          },
+        ],
+      };
+      const streamed = await metered.measure(() => handlers.stream(record));
+      if (streamed.result.batchItemFailures.length > 0) throw new Error('the stream consumer failed the record');
+
+      // The two messages a submit queues (welcome and webhook), as SQS hands them over.
+      const messages: SQSEvent = {
+        Records: (['welcome', 'webhook'] as const).map((kind) => ({
+          messageId: randomUUID(),
+          receiptHandle: randomUUID(),
+          body: JSON.stringify({ kind, applicationId: id }),
+          attributes: {
+            ApproximateReceiveCount: '1',
+            SentTimestamp: String(Date.now()),
+            SenderId: 'bench',
+            ApproximateFirstReceiveTimestamp: String(Date.now()),
+          },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:ap-south-1:000000000000:bench-outbound',
+          awsRegion: 'ap-south-1',
+        })),
+      };
+      const delivered = await metered.measure(() => handlers.outbound(messages, context()));
+      if (delivered.result.batchItemFailures.length > 0) throw new Error('the outbound consumer failed a message');
+      const perMessage = (w: Work): Work => ({ items: w.items / 2, capacity: w.capacity / 2, write: w.write / 2 });
+      return {
+        'OTP request': requested.work,
+        'OTP verify': verified.work,
+        submit: submitted.work,
+        'stream record': streamed.work,
+        'outbound message': perMessage(delivered.work),
+      };
+    };
+
+    /** Everything measured with `storedBefore` applications (the funnel adds FUNNEL_REPEATS). */
+    const measureAll = async (storedBefore: number): Promise<Record<string, Work>> => {
+      const applicationsStored = storedBefore + FUNNEL_REPEATS;
+      const work: Record<string, Work> = {};
+      const runs: Record<string, Work>[] = [];
+      for (let i = 0; i < FUNNEL_REPEATS; i++) runs.push(await funnel());
+      for (const kind of Object.keys(runs[0]!)) work[kind] = medianWork(runs.map((r) => r[kind]!));
+      say(`public flow measured (${FUNNEL_REPEATS} visitors)`);
+
+      const district = 'Madurai';
+      const pages: [string, Record<string, string>][] = [
+        ['page', {}],
+        ['page status', { status: 'approved' }],
+        ['page district', { district }],
+        ['page 30 days', { from: shiftDay(yesterday, -29), to: yesterday }],
+        ['page status+district', { status: 'pending', district }],
+        // A first name: about one row in 24 matches, and the exact total counts every row.
+        ['page text search', { q: 'kavya' }],
+      ];
+      for (const [kind, query] of pages) {
+        const repeats = query.q ? 1 : READ_REPEATS;
+        const pageRuns: Work[] = [];
+        for (let i = 0; i < repeats; i++) {
+          const page = await metered.measure(() => handlers.list(staffEvent(query), context()));
+          const body = listResponseSchema.parse(answer(page.result, 200, kind));
+          // A page that returned less than a page would read less and prove nothing.
+          if (body.items.length !== 10) throw new Error(`${kind} returned ${body.items.length} rows, not 10`);
+          pageRuns.push(page.work);
+        }
+        work[kind] = medianWork(pageRuns);
+      }
+      say('dashboard pages measured');
+
+      const reportRuns: Work[] = [];
+      for (let i = 0; i < READ_REPEATS; i++) {
+        reportWork = undefined;
+        const response = await reportHandler(staffEvent({ from: shiftDay(yesterday, -89), to: yesterday }), context());
+        const body = reportSummarySchema.parse(answer(response, 200, 'report'));
+        if (body.series.length !== 90) throw new Error(`the report has ${body.series.length} days, not 90`);
+        if (!reportWork) throw new Error('the report was not metered');
+        reportRuns.push(reportWork);
+      }
+      work['report 90 days'] = medianWork(reportRuns);
+
+      // The staff area's export of every application (web/src/features/staff-dashboard/api/
+      // export-applications.ts): start (audit entry and exact total), the listing 1000 rows
+      // a request, completion.
+      const exported = await metered.measure(async () => {
+        const filters = applicationFiltersSchema.parse({});
+        const actor = { sub: 'bench', email: 'bench@example.org' };
+        const [exportId, expected] = await Promise.all([
+          review.startExport(filters, actor, new Date()),
+          total(filters),
+        ]);
+        let rows = 0;
+        let cursor: string | undefined;
+        do {
+          const page = await handlers.list(staffEvent({ pageSize: '1000', ...(cursor && { cursor }) }), context());
+          const body = listResponseSchema.parse(answer(page, 200, 'export page'));
+          rows += body.items.length;
+          cursor = body.nextCursor;
+        } while (cursor);
+        if ((await review.completeExport(exportId, rows, new Date())) !== 'completed')
+          throw new Error('export not completed');
+        return { rows, expected };
+      });
+      const { rows, expected } = exported.result;
+      if (rows !== applicationsStored || expected !== rows) {
+        throw new Error(
+          `the export read ${rows} rows; ${applicationsStored} are stored and the rollups count ${expected}`,
+        );
+      }
+      const per1000 = (n: number) => (n * 1000) / rows;
+      work['export per 1000 rows'] = {
+        items: per1000(exported.work.items),
+        capacity: per1000(exported.work.capacity),
+        write: per1000(exported.work.write),
+      };
+      say(`export of ${rows.toLocaleString('en-IN')} rows measured`);
+      return work;
+    };
+
+    // -- 10,000 through the import command
+    let imported = 0;
+    let importSeconds = 0;
+    const load = async (count: number, offset: number) => {
+      const file = join(dir, `legacy-${offset}.csv`);
+      const sample = await writeLegacyCsv(file, random, count, offset, yesterday);
+      const started = performance.now();
+      const result = await importApplications({
+        db: loader,
+        tableName: names.applications,
+        rows: readCsv(file),
+        concurrency: IMPORT_CONCURRENCY,
+      });
+      const seconds = (performance.now() - started) / 1000;
+      if (result.imported !== count || result.rejected.length > 0) {
+        throw new Error(
+          `import: ${result.imported} of ${count} imported, ${result.rejected.length} rejected (first: line ${result.rejected[0]?.line}: ${result.rejected[0]?.reasons.join('; ')})`,
+        );
+      }
+      imported += count;
+      importSeconds += seconds;
+      rmSync(file);
+      say(
+        `imported ${count.toLocaleString('en-IN')} rows in ${seconds.toFixed(0)} s (${Math.round(count / seconds)} rows/s at concurrency ${IMPORT_CONCURRENCY})`,
+      );
+      const rebuilt = await rebuildRollups(
+        {
+          store: makeRollupsStore(loader, names.rollups),
+          db: loader,
+          applicationsTable: names.applications,
+          clock: () => new Date(),
+        },
+        { fenceMs: 0, force: true },
+      );
+      say(
+        `rollups rebuilt from ${rebuilt.scanned.toLocaleString('en-IN')} applications in ${(rebuilt.ms / 1000).toFixed(0)} s`,
+      );
+      return sample;
+    };
+
+    const sample = await load(SMALL, 0);
+    // The reference: the same rows written as fast as DynamoDB Local takes them (BatchWrite
+    // of 25, 8 in flight, no checks), into a table of the same definition.
+    const referenceTable = `${names.applications}-reference`;
+    await dynamo.client.send(new CreateTableCommand(createTableInput(tables.applications, referenceTable)));
+    const referenceItems = sample.map(storedItem);
+    const referenceStarted = performance.now();
+    await putAll(loader, referenceTable, referenceItems, 8);
+    const batchWriteRate = referenceItems.length / ((performance.now() - referenceStarted) / 1000);
+    say(
+      `reference: ${referenceItems.length.toLocaleString('en-IN')} rows with BatchWrite at ${Math.round(batchWriteRate)} rows/s`,
+    );
+
+    const small = await measureAll(SMALL);
+
+    // -- 90,000 more
+    await load(LARGE - SMALL, SMALL);
+    const large = await measureAll(LARGE + FUNNEL_REPEATS);
+
+    add('dynamo: import rate', report(imported / importSeconds, 'rows/s', { reference: batchWriteRate }));
+    const figures: [string, Figure][] = [];
+    for (const kind of Object.keys(small)) {
+      const s = small[kind]!;
+      const l = large[kind]!;
+      figures.push(
+        [`dynamo: ${kind} items ${AT_SMALL}`, report(s.items, 'items')],
+        [`dynamo: ${kind} items ${AT_LARGE}`, report(l.items, 'items')],
+        [`dynamo: ${kind} capacity ${AT_SMALL}`, report(s.capacity, 'RCU+WCU')],
+        [`dynamo: ${kind} capacity ${AT_LARGE}`, report(l.capacity, 'RCU+WCU')],
+      );
+      if (l.write > 0) figures.push([`dynamo: ${kind} WCU ${AT_LARGE}`, report(l.write, 'WCU')]);
+      const grew = Math.max(growth(s.items, l.items), growth(s.capacity, l.capacity));
+      const exempt = kind === 'page text search' || kind === 'export per 1000 rows';
+      figures.push([
+        `dynamo: ${kind} growth ${sizeLabel(SMALL)}→${sizeLabel(LARGE)}`,
+        exempt ? report(grew, '%') : atMost(grew, '%', GROWTH_BUDGET),
+      ]);
+    }
+    for (const [name, figure] of figures) add(name, figure);
+  } finally {
+    await dynamo.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
