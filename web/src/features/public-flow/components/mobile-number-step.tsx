@@ -40,7 +40,9 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
   const [touched, setTouched] = useState(false);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const captcha = useCaptcha();
+  // The captcha script loads when the visitor starts on the number (or has already).
+  const [engaged, setEngaged] = useState(mobile !== '');
+  const captcha = useCaptcha(engaged);
 
   useEffect(() => {
     if (autoFocus) inputRef.current?.focus();
@@ -109,7 +111,9 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
             required
             value={mobile}
             {...fieldAria(inputId, { hint: true, error: showInvalid ? 'INVALID_PHONE' : undefined })}
+            onFocus={() => setEngaged(true)}
             onChange={(event) => {
+              setEngaged(true);
               onMobileChange(mobileFromInput(event.target.value));
               if (!sending) setFailure(null);
             }}

@@ -39,12 +39,18 @@ export type CaptchaState = 'loading' | 'ready' | 'failed';
 
 export const SEND_OTP_ACTION = 'send_otp';
 
-/** Loads the captcha script; `token()` resolves with a token for `send_otp`, or rejects. */
-export function useCaptcha() {
+/**
+ * Loads the captcha script once `load` is true; `token()` resolves with a token for
+ * `send_otp`, or rejects. The number step passes `load` from the visitor's first touch of
+ * the field: Google's script is larger than the whole public page, and a phone on a slow
+ * connection should spend its first seconds on the page itself.
+ */
+export function useCaptcha(load = true) {
   const { captcha } = useRuntimeConfig();
   const [state, setState] = useState<CaptchaState>(() => (window.grecaptcha ? 'ready' : 'loading'));
 
   useEffect(() => {
+    if (!load) return;
     let active = true;
     loadScript(captcha.scriptUrl).then(
       () => active && setState('ready'),
@@ -53,7 +59,7 @@ export function useCaptcha() {
     return () => {
       active = false;
     };
-  }, [captcha.scriptUrl]);
+  }, [captcha.scriptUrl, load]);
 
   const token = useCallback(async (): Promise<string> => {
     const grecaptcha = await loadScript(captcha.scriptUrl);
