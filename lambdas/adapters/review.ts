@@ -171,11 +171,21 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
       return exportId;
     },
 
+    completeExport: makeExportCompletion(db, tables.audit).completeExport,
+  };
+}
+
+/**
+ * Completing an export touches its audit entry only: the function that does it is
+ * granted the audit table and nothing else (lib/api-routes.ts).
+ */
+export function makeExportCompletion(db: DynamoDBDocumentClient, auditTable: string): Pick<ReviewStore, 'completeExport'> {
+  return {
     async completeExport(exportId, rows, now) {
       try {
         await db.send(
           new UpdateCommand({
-            TableName: tables.audit,
+            TableName: auditTable,
             Key: { pk: 'EXPORTS', sk: exportId },
             UpdateExpression: 'SET #rows = :rows, completed_at = :now',
             ConditionExpression: 'attribute_exists(pk)',

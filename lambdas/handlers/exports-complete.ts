@@ -1,14 +1,16 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { exportCompleteRequestSchema } from '../../rules/staff-api';
-import { makeReviewStore } from '../adapters/review';
+import { makeExportCompletion } from '../adapters/review';
 import { systemClock } from '../lib/clock';
+import { makeDocumentClient } from '../lib/dynamo';
+import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { AppError, httpHandler, json, parseBody, pathParameter } from '../lib/http';
 import { requireStaff } from '../lib/staff';
-import { staffRuntime } from '../lib/staff-runtime';
 
 /** Completes an export's audit entry with the number of rows written. */
-const { db, tables } = staffRuntime();
-const review = makeReviewStore(db, tables);
+// Only the audit table: it is all this function is granted (lib/api-routes.ts), and a
+// table name it lacks would fail every cold start.
+const review = makeExportCompletion(makeDocumentClient(parseEnv(baseEnvSchema)), tableName('audit'));
 const clock = systemClock();
 
 export const handler = httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
