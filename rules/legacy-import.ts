@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { applicationStatuses, genders, legacyEducations, occupations } from './application';
 import { matchConstituency, matchDistrict } from './districts';
 import { parseDate } from './ist';

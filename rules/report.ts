@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ageOn } from './age';
 import { applicationStatuses, type ApplicationStatus } from './application';
 import { districts } from './districts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { applicationStatuses } from './application';
 import { districts } from './districts';
 import { parseDate } from './ist';

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
 import { type ApplicationFilters, type ApplicationRow, applicationRowSchema } from '../../rules/staff-api';
 import { AppError } from '../lib/http';

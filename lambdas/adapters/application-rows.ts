@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
 import type { ReportFilters, ReportRow } from '../../rules/report';

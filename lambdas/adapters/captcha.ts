@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // reCAPTCHA v3, checked on the server: success, the expected action, a score at or
 // above the stage's threshold, and (when configured) the expected hostname.

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // One OTP record per number (pk = the 91-prefixed number): storing a new code replaces
 // any older one. Only a keyed hash of the code is stored. `ttl` lets DynamoDB remove

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What the public flow hands to the outbound queue after a submit: small messages that
 // name the application; the consumer reads the application itself, so no personal

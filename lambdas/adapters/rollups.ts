@@ -14,7 +14,7 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import {
   ageBuckets,

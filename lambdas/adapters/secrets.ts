@@ -1,6 +1,6 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Secrets never sit in environment variables, the template or the bundle: functions
 // get the secrets' ARNs and read the values at cold start, cached for a few minutes so

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The automation workflow's webhook: each application, as the spec's payload plus
 // `application_id`, POSTed as JSON with HTTP basic auth. Callers see typed failures;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The message gateway: WhatsApp Cloud API today (SMS could sit behind the same
 // interface tomorrow). Handlers see typed failures, never HTTP.

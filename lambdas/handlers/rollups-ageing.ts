@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { rollupsFenceSeconds } from '../../lib/functions';
 import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
 import { systemClock } from '../lib/clock';

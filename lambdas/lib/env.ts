@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { tables, type TableKey } from '../../lib/table-definitions';
 
 // Environment shared by every function, parsed once at cold start. The CDK stack and
