@@ -3,9 +3,10 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { en } from '../../web/src/i18n/en';
-import type { Messages } from '../../web/src/i18n/en';
+import { en, type Messages } from '../../web/src/i18n/en';
+import { enForm, type FormMessages } from '../../web/src/i18n/en-form';
 import { ta } from '../../web/src/i18n/ta';
+import { taForm } from '../../web/src/i18n/ta-form';
 import { latestBirthDateForMinimumAge } from '../../rules/age';
 import { districts } from '../../rules/districts';
 import { hasHorizontalOverflow, launchChromium, screenshot, seriousAxeViolations, viewports } from '../support/browser';
@@ -16,7 +17,11 @@ import { goodCaptcha, post, submitBody } from '../support/public-flow';
 // from the sandbox's outbox), form, confirmation; in English and in Tamil, on a cheap
 // phone's screen and a desktop's, by mouse and by keyboard alone.
 const appUrl = inject('appUrl');
-const texts = { en, ta } as const satisfies Record<string, Messages>;
+// The first view's strings and the form's (a chunk of their own in the SPA), together.
+const texts = { en: { ...en, ...enForm }, ta: { ...ta, ...taForm } } as const satisfies Record<
+  string,
+  Messages & FormMessages
+>;
 type Language = keyof typeof texts;
 let browser: Browser;
 
@@ -99,7 +104,7 @@ async function registerOverApi(mobile: string): Promise<void> {
 interface Opened {
   readonly page: Page;
   readonly context: BrowserContext;
-  readonly s: Messages;
+  readonly s: Messages & FormMessages;
 }
 
 async function open(
@@ -251,8 +256,8 @@ describe.each(['en', 'ta'] as const)('public flow in %s', (language) => {
         await fillForm(o);
         await submitButton(o).click();
         await page.getByRole('heading', { level: 1, name: s.confirmation.slogan }).waitFor();
-        expect(await page.locator('p[lang="ta"]', { hasText: ta.confirmation.thanks }).isVisible()).toBe(true);
-        expect(await page.locator('p[lang="en"]', { hasText: en.confirmation.thanks }).isVisible()).toBe(true);
+        expect(await page.locator('p[lang="ta"]', { hasText: taForm.confirmation.thanks }).isVisible()).toBe(true);
+        expect(await page.locator('p[lang="en"]', { hasText: enForm.confirmation.thanks }).isVisible()).toBe(true);
         expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
         await shot('5-confirmation');
       } finally {
