@@ -21,7 +21,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/integration-setup.ts'],
+          // Servers for the tier, and the log-leak check: every line a handler writes is
+          // captured (setupFiles) and scanned when the run ends (log-capture-setup.ts).
+          globalSetup: ['test/support/integration-setup.ts', 'test/support/log-capture-setup.ts'],
+          setupFiles: ['test/support/log-capture.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
