@@ -34,10 +34,11 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type {
   APIGatewayProxyEventV2,
+  APIGatewayProxyEventV2WithJWTAuthorizer,
   APIGatewayProxyStructuredResultV2,
   DynamoDBStreamEvent,
   SQSEvent,
@@ -62,7 +63,7 @@ import { csvLine } from '../../rules/csv';
 import { districts } from '../../rules/districts';
 import { legacyColumns, parseLegacyRow } from '../../rules/legacy-import';
 import { reportSummarySchema } from '../../rules/report';
-import { applicationFiltersSchema, listResponseSchema } from '../../rules/staff-api';
+import { applicationFiltersSchema, listResponseSchema, statusChangeResponseSchema } from '../../rules/staff-api';
 import { submitBody } from '../../test/support/public-flow';
 import { istDayOf, putAll, randomSource, type Random, shiftDay, staffEvent } from '../../test/support/rollups';
 import { atMost, type Figure, median, report, runPart, say } from '../figures';
@@ -314,6 +315,25 @@ function publicEvent(path: string, body: unknown, sourceIp: string): APIGatewayP
   };
 }
 
+/** A signed-in admin's request, as API Gateway hands it after the JWT authorizer. */
+function adminEvent(body: unknown): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const event = staffEvent();
+  return {
+    ...event,
+    routeKey: 'POST /api/admin/applications/status',
+    rawPath: '/api/admin/applications/status',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    requestContext: {
+      ...event.requestContext,
+      authorizer: {
+        ...event.requestContext.authorizer,
+        jwt: { claims: { sub: 'bench-admin', email: 'admin@example.org', 'cognito:groups': '[admin]' }, scopes: [] },
+      },
+    },
+  };
+}
+
 const context = () => localLambdaContext('bench', 60_000);
 
 function answer(
@@ -387,7 +407,7 @@ runPart('dynamo', async (add) => {
     const metered = meterOf(db);
 
     // The handlers, wired as their modules wire them, on the metered client.
-    const [otpRequest, otpVerify, submit, list, summary, stream, outbound] = await Promise.all([
+    const [otpRequest, otpVerify, submit, list, summary, stream, outbound, status] = await Promise.all([
       import('../../lambdas/handlers/otp-request'),
       import('../../lambdas/handlers/otp-verify'),
       import('../../lambdas/handlers/applications-submit'),
@@ -395,6 +415,7 @@ runPart('dynamo', async (add) => {
       import('../../lambdas/handlers/reports-summary'),
       import('../../lambdas/handlers/applications-stream'),
       import('../../lambdas/handlers/outbound-consumer'),
+      import('../../lambdas/handlers/applications-status'),
     ]);
     const keys = {
       otpHashKey: 'bench-otp-hash-key-0123456789abcdef',
@@ -446,6 +467,10 @@ runPart('dynamo', async (add) => {
         total,
       }),
       stream: stream.makeHandler({ rollups, clock: () => new Date() }),
+      status: status.makeHandler({
+        review: makeReviewStore(db, { applications: names.applications, audit: names.audit }),
+        clock: () => new Date(),
+      }),
       outbound: outbound.makeHandler({
         // As the module reads it: strongly consistent, a message may come right after the write.
         applications: {
@@ -486,6 +511,44 @@ runPart('dynamo', async (add) => {
     let funnelNumber = 0;
     let sequence = 10n ** 20n;
 
+    /** The item as the stream carries it (Lambda's JSON attribute values). */
+    const storedImage = async (id: string) => {
+      const { Item } = await dynamo.client.send(
+        new GetItemCommand({ TableName: names.applications, Key: { pk: { S: `APP#${id}` } }, ConsistentRead: true }),
+      );
+      if (!Item) throw new Error('the submitted application is not stored');
+      return toLambdaImage(Item);
+    };
+    /** The record Lambda would hand the stream consumer for one change of an application. */
+    const streamEvent = (
+      id: string,
+      eventName: 'INSERT' | 'MODIFY',
+      newImage: ReturnType<typeof toLambdaImage>,
+      oldImage?: ReturnType<typeof toLambdaImage>,
+    ): DynamoDBStreamEvent => {
+      sequence += 1n;
+      return {
+        Records: [
+          {
+            eventID: randomUUID(),
+            eventName,
+            eventVersion: '1.1',
+            eventSource: 'aws:dynamodb',
+            awsRegion: 'ap-south-1',
+            dynamodb: {
+              Keys: { pk: { S: `APP#${id}` } },
+              NewImage: newImage,
+              ...(oldImage && { OldImage: oldImage }),
+              SequenceNumber: String(sequence),
+              SizeBytes: 2000,
+              StreamViewType: 'NEW_AND_OLD_IMAGES',
+            },
+            eventSourceARN: `arn:aws:dynamodb:ap-south-1:000000000000:table/${names.applications}/stream/bench`,
+          },
+        ],
+      };
+    };
+
     /** One visitor's whole flow, each step measured: code, verify, submit, then the background work it causes. */
     const funnel = async () => {
       funnelNumber += 1;
@@ -507,31 +570,8 @@ runPart('dynamo', async (add) => {
       const { id } = answer(submitted.result, 201, 'submit') as { id: string };
 
       // The INSERT record Lambda would hand the stream consumer.
-      const { Item } = await dynamo.client.send(
-        new GetItemCommand({ TableName: names.applications, Key: { pk: { S: `APP#${id}` } } }),
-      );
-      if (!Item) throw new Error('the submitted application is not stored');
-      sequence += 1n;
-      const record: DynamoDBStreamEvent = {
-        Records: [
-          {
-            eventID: randomUUID(),
-            eventName: 'INSERT',
-            eventVersion: '1.1',
-            eventSource: 'aws:dynamodb',
-            awsRegion: 'ap-south-1',
-            dynamodb: {
-              Keys: { pk: { S: `APP#${id}` } },
-              NewImage: toLambdaImage(Item),
-              SequenceNumber: String(sequence),
-              SizeBytes: 1000,
-              StreamViewType: 'NEW_AND_OLD_IMAGES',
-            },
-            eventSourceARN: `arn:aws:dynamodb:ap-south-1:000000000000:table/${names.applications}/stream/bench`,
-          },
-        ],
-      };
-      const streamed = await metered.measure(() => handlers.stream(record));
+      const inserted = await storedImage(id);
+      const streamed = await metered.measure(() => handlers.stream(streamEvent(id, 'INSERT', inserted)));
       if (streamed.result.batchItemFailures.length > 0) throw new Error('the stream consumer failed the record');
 
       // The two messages a submit queues (welcome and webhook), as SQS hands them over.
@@ -556,24 +596,36 @@ runPart('dynamo', async (add) => {
       const delivered = await metered.measure(() => handlers.outbound(messages, context()));
       if (delivered.result.batchItemFailures.length > 0) throw new Error('the outbound consumer failed a message');
       const perMessage = (w: Work): Work => ({ items: w.items / 2, capacity: w.capacity / 2, write: w.write / 2 });
-      return {
+
+      // An admin's review (one status change), and the MODIFY record it makes.
+      const reviewed = await metered.measure(() =>
+        handlers.status(adminEvent({ ids: [id], status: 'approved', note: 'Checked by phone.' }), context()),
+      );
+      const change = statusChangeResponseSchema.parse(answer(reviewed.result, 200, 'status change'));
+      if (change.changed.length !== 1) throw new Error('the status did not change');
+      const modified = await storedImage(id);
+      const restreamed = await metered.measure(() => handlers.stream(streamEvent(id, 'MODIFY', modified, inserted)));
+      if (restreamed.result.batchItemFailures.length > 0)
+        throw new Error('the stream consumer failed the MODIFY record');
+      const work: Record<string, Work> = {
         'OTP request': requested.work,
         'OTP verify': verified.work,
         submit: submitted.work,
         'stream record': streamed.work,
         'outbound message': perMessage(delivered.work),
+        'status change': reviewed.work,
+        'status stream record': restreamed.work,
       };
+      return { work, applicationId: id, phone: `91${mobile}` };
     };
 
-    /** Everything measured with `storedBefore` applications (the funnel adds FUNNEL_REPEATS). */
-    const measureAll = async (storedBefore: number): Promise<Record<string, Work>> => {
-      const applicationsStored = storedBefore + FUNNEL_REPEATS;
+    /**
+     * Everything measured with `applicationsStored` imported applications. The public flow
+     * comes last: what it stores is newer than every imported row and of another size, so
+     * it would otherwise sit in the pages read. It returns what it stored, for removal.
+     */
+    const measureAll = async (applicationsStored: number) => {
       const work: Record<string, Work> = {};
-      const runs: Record<string, Work>[] = [];
-      for (let i = 0; i < FUNNEL_REPEATS; i++) runs.push(await funnel());
-      for (const kind of Object.keys(runs[0]!)) work[kind] = medianWork(runs.map((r) => r[kind]!));
-      say(`public flow measured (${FUNNEL_REPEATS} visitors)`);
-
       const district = 'Madurai';
       const pages: [string, Record<string, string>][] = [
         ['page', {}],
@@ -644,7 +696,12 @@ runPart('dynamo', async (add) => {
         write: per1000(exported.work.write),
       };
       say(`export of ${rows.toLocaleString('en-IN')} rows measured`);
-      return work;
+
+      const visitors: Awaited<ReturnType<typeof funnel>>[] = [];
+      for (let i = 0; i < FUNNEL_REPEATS; i++) visitors.push(await funnel());
+      for (const kind of Object.keys(visitors[0]!.work)) work[kind] = medianWork(visitors.map((v) => v.work[kind]!));
+      say(`public flow measured (${FUNNEL_REPEATS} visitors)`);
+      return { work, stored: visitors.map((v) => [`APP#${v.applicationId}`, `PHONE#${v.phone}`]).flat() };
     };
 
     // -- 10,000 through the import command
@@ -700,11 +757,13 @@ runPart('dynamo', async (add) => {
       `reference: ${referenceItems.length.toLocaleString('en-IN')} rows with BatchWrite at ${Math.round(batchWriteRate)} rows/s`,
     );
 
-    const small = await measureAll(SMALL);
+    const { work: small, stored } = await measureAll(SMALL);
+    // The public flow's applications go (the next rebuild counts what the table holds).
+    for (const pk of stored) await loader.send(new DeleteCommand({ TableName: names.applications, Key: { pk } }));
 
     // -- 90,000 more
     await load(LARGE - SMALL, SMALL);
-    const large = await measureAll(LARGE + FUNNEL_REPEATS);
+    const { work: large } = await measureAll(LARGE);
 
     add('dynamo: import rate', report(imported / importSeconds, 'rows/s', { reference: batchWriteRate }));
     const figures: [string, Figure][] = [];
