@@ -1,4 +1,4 @@
-import { configErrorText } from '../i18n/config-error';
+import { configErrorText } from '../i18n/both-languages';
 
 const { en, ta } = configErrorText;
 

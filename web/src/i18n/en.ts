@@ -1,4 +1,4 @@
-import { configErrorText } from './config-error';
+import { configErrorText } from './both-languages';
 import { errorMessages } from '../../../rules/errors';
 
 // English strings. The error texts are the catalogue in rules/errors.ts, keyed by code.

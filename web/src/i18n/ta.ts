@@ -1,4 +1,4 @@
-import { configErrorText } from './config-error';
+import { alreadyRegisteredText, configErrorText } from './both-languages';
 import type { Messages } from './en';
 
 // Tamil strings. Typed as Messages: a missing or extra key is a compile error.
@@ -62,7 +62,7 @@ export const ta: Messages = {
   errors: {
     VALIDATION_FAILED: 'சில விவரங்கள் விடுபட்டுள்ளன அல்லது சரியாக இல்லை. படிவத்தைச் சரிபார்க்கவும்.',
     INVALID_PHONE: 'சரியான 10 இலக்கக் கைபேசி எண்ணை உள்ளிடவும்',
-    ALREADY_REGISTERED: 'இந்தக் கைபேசி எண்ணைக் கொண்டு நீங்கள் ஏற்கெனவே பதிவு செய்துள்ளீர்கள்.',
+    ALREADY_REGISTERED: alreadyRegisteredText.ta,
     CAPTCHA_FAILED: 'reCAPTCHA சரிபார்ப்பு தோல்வியடைந்தது. மீண்டும் முயலவும்.',
     RATE_LIMITED: 'அதிக முறை முயன்றுவிட்டீர்கள். சிறிது நேரம் கழித்து மீண்டும் முயலவும்.',
     OTP_NOT_FOUND: 'OTP கண்டறியப்படவில்லை. புதிய OTP-ஐக் கோரவும்.',

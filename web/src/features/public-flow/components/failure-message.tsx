@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { errorMessages } from '../../../../../rules/errors';
+import { alreadyRegisteredText } from '../../../i18n/both-languages';
 import { errorText } from '../../../i18n/error-text';
 import { type Language, languages } from '../../../i18n/language';
 import { ApiError } from '../../../lib/api-client';
@@ -48,19 +49,20 @@ export function failureText(t: TFunction, failure: Failure): string {
 }
 
 /** Shown in both languages, the visitor's first (spec: the already-registered message is bilingual). */
-const bilingualCodes = new Set(['ALREADY_REGISTERED']);
+const bilingualTexts: Record<string, Record<Language, string>> = { ALREADY_REGISTERED: alreadyRegisteredText };
 
 /** An error alert, announced when it appears. */
 export function FailureMessage({ failure, id }: { failure: Failure; id?: string }) {
   const { t, i18n } = useTranslation();
   const current: Language = i18n.resolvedLanguage === 'ta' ? 'ta' : 'en';
-  if (bilingualCodes.has(failure.code)) {
+  const bilingual = bilingualTexts[failure.code];
+  if (bilingual) {
     const order = [current, ...languages.filter((l) => l !== current)];
     return (
       <div id={id} className="alert alert-error" role="alert" data-code={failure.code}>
         {order.map((language) => (
           <p key={language} lang={language} className="alert-line">
-            {failureText(i18n.getFixedT(language), failure)}
+            {bilingual[language]}
           </p>
         ))}
       </div>
