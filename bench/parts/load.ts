@@ -8,7 +8,7 @@
 // and not only the spending of a token). Once the outbound queue has drained, what is
 // stored and delivered is counted: applications in the table, welcome messages the
 // sandbox accepted, webhooks the sink received, duplicates, dead letters.
-// Measured: about 95 s on 2 cores shared with other work (load average 16).
+// Measured: 75 to 95 s on 2 cores shared with other work (load average 16).
 //
 // The clients run in the server's process (a pool of 100 async workers), each applicant
 // from a client address of its own (127.0.x.y; the adapter reads the socket's address as

@@ -3,7 +3,7 @@
 // first page, through the local API adapter (the route table and handler modules the stack
 // deploys) against DynamoDB Local, with autocannon. The reference is the adapter's own
 // overhead: the same adapter serving a handler that answers 200 at once.
-// Measured: about 100 s on 2 cores shared with other work (startup and data included).
+// Measured: 93 s on 2 cores shared with other work (load average 16; startup and data included).
 //
 // Every timed request does real work. Each OTP request has a number of its own; each
 // verify sends the code the WhatsApp sandbox received for a number of the OTP run; each
