@@ -21,9 +21,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          // Servers for the tier, and the log-leak check: every line a handler writes is
-          // captured (setupFiles) and scanned when the run ends (log-capture-setup.ts).
-          globalSetup: ['test/support/integration-setup.ts', 'test/support/log-capture-setup.ts'],
+          // The log-leak check and the tier's servers: every line a handler writes is
+          // captured (setupFiles) and scanned when the run ends, after the servers stop
+          // (teardowns run in reverse order).
+          globalSetup: ['test/support/log-capture-setup.ts', 'test/support/integration-setup.ts'],
           setupFiles: ['test/support/log-capture.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -6,8 +6,12 @@ import { findLeaksInLines, type Secrets } from './log-scan';
 // Global setup of the integration tier, beside integration-setup.ts: gives the run its
 // own capture folder (runs in the same checkout do not mix), and once every worker is
 // done, scans every line test/support/log-capture.ts captured for the numbers, codes,
-// tokens and secrets the suite used, and for any full mobile number or JWT at all. A
-// leak throws here, which fails `vitest run`.
+// tokens and secrets the suite used, and for any full mobile number or JWT at all.
+//
+// Vitest 4 only logs an error thrown by a global teardown ("error during close") and
+// exits 0, so a failure here also sets process.exitCode. This file comes first in
+// `globalSetup`: teardowns run in reverse order, so the servers of
+// integration-setup.ts are already stopped when this one throws.
 
 export const logsRoot = resolve(import.meta.dirname, '../../.test-artifacts/logs');
 /** Written by test/integration/log-capture.test.ts: the handler messages it saw captured. */
@@ -89,8 +93,12 @@ export default function setup(project: TestProject) {
       `Log capture (${dir}): ${report.lines} lines from ${report.workers} worker(s), ` +
       `${report.handlerLines} of them handler lines, ${report.messages.size} distinct messages`;
     writeFileSync(join(dir, 'report.txt'), `${summary}\n${report.leaks.join('\n')}\n`);
+    const fail = (message: string): never => {
+      process.exitCode = 1;
+      throw new Error(message);
+    };
     if (report.leaks.length > 0) {
-      throw new Error(`${summary}.\nPersonal data or secrets in the handlers' logs:\n  ${report.leaks.join('\n  ')}`);
+      fail(`${summary}.\nPersonal data or secrets in the handlers' logs:\n  ${report.leaks.join('\n  ')}`);
     }
     // The capture must see what it checks: when the self-check ran, what it saw is here too.
     const selfCheck = join(dir, selfCheckFile);
@@ -98,7 +106,7 @@ export default function setup(project: TestProject) {
       const expected = JSON.parse(readFileSync(selfCheck, 'utf8')) as string[];
       const missing = expected.filter((m) => !report.messages.has(m));
       if (report.handlerLines === 0 || missing.length > 0) {
-        throw new Error(`${summary}: the scan did not see the handler lines it must check (missing: ${missing.join(', ')})`);
+        fail(`${summary}: the scan did not see the handler lines it must check (missing: ${missing.join(', ')})`);
       }
     }
     console.log(`${summary}; no phone number, code, token or secret in any of them.`);

@@ -57,6 +57,8 @@ describe('log scan', () => {
       at: 1_763_719_200,
       atMs: 1_763_719_200_123,
       applicationId: '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b',
+      // Ten digits inside a UUID's last segment.
+      requestId: 'd995a492-cd12-4c18-a830-7456382270de',
     });
     expect(findLeaksInLines([ordinary], known, { patterns: true })).toEqual([]);
   });

@@ -20,6 +20,8 @@ export interface ScanOptions {
 const MIN_SECRET_LENGTH = 8;
 const JWT = /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/;
 const MOBILE = /^(?:91)?[6-9]\d{9}$/;
+/** A full number standing alone: a digit run inside a UUID segment (`-7456382270de`) is not one. */
+const MOBILE_IN_TEXT = /(?<![\dA-Za-z])(?:91)?[6-9]\d{9}(?![\dA-Za-z])/;
 
 /** '9876543210', '919876543210' or '+91 98765 43210' -> '9876543210'; anything else -> undefined. */
 export function tenDigits(phone: string): string | undefined {
@@ -59,7 +61,9 @@ export function findLeaksInLines(
     for (const run of line.match(/\d+/g) ?? []) {
       const what = digitRuns.get(run);
       if (what) note(what, index);
-      else if (options.patterns && MOBILE.test(run)) note('phone number (not among the known ones)', index);
+    }
+    if (options.patterns && MOBILE_IN_TEXT.test(line) && !found.has('phone number')) {
+      note('phone number (not among the known ones)', index);
     }
     for (const { what, value } of strings) if (line.includes(value)) note(what, index);
     if (options.patterns && JWT.test(line)) note('JWT', index);
