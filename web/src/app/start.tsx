@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { ConfigErrorScreen } from '../components/config-error-screen';
 import { loadRuntimeConfig } from '../config';
-import { loadI18n } from '../i18n/i18n';
+import { loadFormStrings, loadI18n } from '../i18n/i18n';
 import { initialLanguage, readStoredLanguage } from '../i18n/language';
 import { setApiBasePath } from '../lib/api-client';
 import { isAdminPath } from '../paths';
@@ -31,7 +31,8 @@ export async function start(root: Root, fetchImpl: typeof fetch = fetch): Promis
   setApiBasePath(config.apiBasePath);
   const i18n = await (early ?? loadI18n(initialLanguage(config.defaultLanguage)));
   if (adminApp) {
-    const { AdminApp } = await adminApp;
+    // The staff area shows applications with the form's option labels.
+    const [{ AdminApp }] = await Promise.all([adminApp, loadFormStrings(i18n)]);
     root.render(
       <StrictMode>
         <AdminApp config={config} i18n={i18n} />
