@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { type CancellationReason, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 // Rate limits as conditional writes, all checked and counted in one transaction: a
@@ -16,6 +16,12 @@ export interface RateLimiter {
   hit(limits: readonly Limit[], now: Date): Promise<LimitResult>;
 }
 
+/** Tries of a transaction cancelled only by conflicts with concurrent ones. */
+export const CONFLICT_ATTEMPTS = 4;
+/** 25-50 ms, then 50-100, 100-200: jittered, so that the conflicting senders spread out. */
+const conflictBackoffMs = (attempt: number) => 25 * 2 ** (attempt - 1) * (1 + Math.random());
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): RateLimiter {
   return {
     async hit(limits, now) {
@@ -24,7 +30,8 @@ export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): 
         if (limit.kind === 'cooldown') {
           return {
             limit,
-            retryAt: (item: Record<string, unknown> | undefined) => Number(item?.last_at ?? nowMs) + limit.seconds * 1000,
+            retryAt: (item: Record<string, unknown> | undefined) =>
+              Number(item?.last_at ?? nowMs) + limit.seconds * 1000,
             update: {
               TableName: tableName,
               Key: { pk: `cooldown#${limit.key}` },
@@ -56,30 +63,42 @@ export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): 
           },
         };
       });
-      try {
-        await db.send(new TransactWriteCommand({ TransactItems: items.map((i) => ({ Update: i.update })) }));
-        return { allowed: true };
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const reasons = error.CancellationReasons ?? [];
-        let retryAt = 0;
-        let key = '';
-        reasons.forEach((reason, index) => {
-          if (reason.Code !== 'ConditionalCheckFailed') return;
-          const item = items[index];
-          if (!item) return;
-          const old = reason.Item ? { last_at: reason.Item.last_at?.N } : undefined;
-          const at = item.retryAt(old);
-          if (at > retryAt) {
-            retryAt = at;
-            key = item.limit.key;
-          }
-        });
-        // Cancelled for another reason (a write conflict between two concurrent sends for
-        // the same number): treat it as the cooldown it effectively is.
-        if (retryAt === 0) return { allowed: false, retryAfterSeconds: 1, key: limits[0]?.key ?? '' };
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - nowMs) / 1000)), key };
+      const transaction = new TransactWriteCommand({ TransactItems: items.map((i) => ({ Update: i.update })) });
+      let reasons: CancellationReason[] = [];
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await db.send(transaction);
+          return { allowed: true };
+        } catch (error) {
+          if (!(error instanceof TransactionCanceledException)) throw error;
+          reasons = error.CancellationReasons ?? [];
+        }
+        // Two visitors behind one address (a campus network, a carrier's NAT) sending at
+        // the same moment touch the same per-address counter, and DynamoDB cancels one
+        // transaction with TransactionConflict. Nobody broke a limit: try again, briefly.
+        const conflictOnly =
+          reasons.some((r) => r.Code === 'TransactionConflict') &&
+          !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+        if (!conflictOnly || attempt >= CONFLICT_ATTEMPTS) break;
+        await sleep(conflictBackoffMs(attempt));
       }
+      let retryAt = 0;
+      let key = '';
+      reasons.forEach((reason, index) => {
+        if (reason.Code !== 'ConditionalCheckFailed') return;
+        const item = items[index];
+        if (!item) return;
+        const old = reason.Item ? { last_at: reason.Item.last_at?.N } : undefined;
+        const at = item.retryAt(old);
+        if (at > retryAt) {
+          retryAt = at;
+          key = item.limit.key;
+        }
+      });
+      // Still conflicting after the tries, or cancelled for another reason: a short
+      // cooldown, which is what the visitor's retry needs.
+      if (retryAt === 0) return { allowed: false, retryAfterSeconds: 1, key: limits[0]?.key ?? '' };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - nowMs) / 1000)), key };
     },
   };
 }
