@@ -72,6 +72,7 @@ const lambdaBuildOptions = {
   format: 'esm',
   minify: true,
   sourcemap: true,
+  sourcesContent: false,
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
   define: { 'process.env.APP_MODE': JSON.stringify('aws') },

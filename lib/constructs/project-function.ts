@@ -105,6 +105,10 @@ export class ProjectFunction extends Construct {
         target: 'node22',
         minify: true,
         sourceMap: true,
+        // Maps without the sources: stack traces still map to file and line, and the cold
+        // start (--enable-source-maps reads the map) parses 0.9 MB instead of 2.8 MB
+        // (`npm run bench -- lambda`: 8-13 ms CPU less per function).
+        sourcesContent: false,
         // Local-only branches (DynamoDB Local, cognito-local) become dead code in AWS bundles.
         define: { 'process.env.APP_MODE': JSON.stringify('aws') },
         // Bundle the AWS SDK too: the version we test is the version that runs, and a
