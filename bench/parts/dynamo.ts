@@ -30,6 +30,7 @@
 // 100,000 applications (the growth figure is the larger of items and capacity growth).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,12 +80,13 @@ const FUNNEL_REPEATS = 5;
 /** Runs of each dashboard page and of the report (their work is the same every run). */
 const READ_REPEATS = 3;
 /**
- * In-flight import transactions. Measured on DynamoDB Local (2 cores, other work
- * running): 4 → about 170 rows/s, 16 → 260, 32 → 380, 48 and more → no better; the
- * JVM's CPU is the limit (about 4 ms of it per imported row). BENCH_IMPORT_CONCURRENCY
- * changes it.
+ * In-flight import transactions: the import command's default. DynamoDB Local runs every
+ * write behind one lock (LocalDBAccess's write lock, seen in its thread dumps), so its
+ * single-thread write speed is the limit: measured on an idle machine, 5,000 rows at
+ * concurrency 16 → about 310 rows/s, 32 → 260 to 360, 64 → 340 (noise, no trend); 4 → 170.
+ * BENCH_IMPORT_CONCURRENCY changes it.
  */
-const IMPORT_CONCURRENCY = Number(process.env.BENCH_IMPORT_CONCURRENCY ?? 32);
+const IMPORT_CONCURRENCY = Number(process.env.BENCH_IMPORT_CONCURRENCY ?? 16);
 /** Rows written with BatchWrite for the reference rate. */
 const REFERENCE_ROWS = 5000;
 /** Stored size of every generated application, in DynamoDB's measure (bytes). */
@@ -221,8 +223,10 @@ function legacyRecord(
 /** Writes `count` rows to a CSV file; returns the records too (for the reference rate). */
 async function writeLegacyCsv(path: string, random: Random, count: number, offset: number, yesterday: string) {
   const out = createWriteStream(path);
-  const write = (text: string) =>
-    new Promise<void>((done, fail) => (out.write(text) ? done() : out.once('drain', done).once('error', fail)));
+  // `once` rejects on an 'error' event and leaves no listener behind.
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
   await write(`\uFEFF${csvLine(legacyColumns)}`);
   const sample: Record<string, string>[] = [];
   let chunk = '';
@@ -236,7 +240,8 @@ async function writeLegacyCsv(path: string, random: Random, count: number, offse
     }
   }
   await write(chunk);
-  await new Promise<void>((done, fail) => out.end(() => done()).once('error', fail));
+  out.end();
+  await once(out, 'finish');
   return sample;
 }
 
@@ -707,9 +712,26 @@ runPart('dynamo', async (add) => {
     // -- 10,000 through the import command
     let imported = 0;
     let importSeconds = 0;
+    // The reference: rows of the first file written as fast as DynamoDB Local takes them
+    // (BatchWrite of 25, 8 in flight, no checks, no guard item), into an empty table of the
+    // same definition created with the others (a table created later, beside thousands of
+    // items, took writes several times slower).
+    const referenceTable = `${names.applications}-reference`;
+    await dynamo.client.send(new CreateTableCommand(createTableInput(tables.applications, referenceTable)));
+    let batchWriteRate: number | null = null;
+
     const load = async (count: number, offset: number) => {
       const file = join(dir, `legacy-${offset}.csv`);
       const sample = await writeLegacyCsv(file, random, count, offset, yesterday);
+      if (batchWriteRate === null) {
+        const referenceItems = sample.map(storedItem);
+        const referenceStarted = performance.now();
+        await putAll(loader, referenceTable, referenceItems, 8);
+        batchWriteRate = referenceItems.length / ((performance.now() - referenceStarted) / 1000);
+        say(
+          `reference: ${referenceItems.length.toLocaleString('en-IN')} rows with BatchWrite at ${Math.round(batchWriteRate)} rows/s`,
+        );
+      }
       const started = performance.now();
       const result = await importApplications({
         db: loader,
@@ -741,21 +763,9 @@ runPart('dynamo', async (add) => {
       say(
         `rollups rebuilt from ${rebuilt.scanned.toLocaleString('en-IN')} applications in ${(rebuilt.ms / 1000).toFixed(0)} s`,
       );
-      return sample;
     };
 
-    const sample = await load(SMALL, 0);
-    // The reference: the same rows written as fast as DynamoDB Local takes them (BatchWrite
-    // of 25, 8 in flight, no checks), into a table of the same definition.
-    const referenceTable = `${names.applications}-reference`;
-    await dynamo.client.send(new CreateTableCommand(createTableInput(tables.applications, referenceTable)));
-    const referenceItems = sample.map(storedItem);
-    const referenceStarted = performance.now();
-    await putAll(loader, referenceTable, referenceItems, 8);
-    const batchWriteRate = referenceItems.length / ((performance.now() - referenceStarted) / 1000);
-    say(
-      `reference: ${referenceItems.length.toLocaleString('en-IN')} rows with BatchWrite at ${Math.round(batchWriteRate)} rows/s`,
-    );
+    await load(SMALL, 0);
 
     const { work: small, stored } = await measureAll(SMALL);
     // The public flow's applications go (the next rebuild counts what the table holds).
