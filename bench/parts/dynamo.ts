@@ -1,7 +1,12 @@
 // Part 3 of `npm run bench` (issue 7), with the import rate of part 4: the DynamoDB work
 // of one request (items read, and capacity units from ReturnConsumedCapacity) at 10,000
 // and at 100,000 applications, and how fast the import command loads them.
-// Measured: MEASURED_DURATION on 2 cores.
+// Measured: 667 s on 2 cores with other work running (load average about 6): the
+// import 50 s for 10,000 rows and 402 s for 90,000, the rollups rebuilt in 19 s and
+// 127 s, the BatchWrite reference 15 s, every measurement together about 45 s. That is
+// over the 5 minutes asked for: DynamoDB Local takes one write at a time (see
+// IMPORT_CONCURRENCY), so loading 100,000 rows through the import's transactions alone
+// takes 5 to 7 minutes here.
 //
 // The applications are loaded through the import command's code (`importApplications`
 // of ops/import.ts) from a CSV generated in the first version's export format: 10,000
@@ -16,8 +21,9 @@
 // BatchGet and Query return or evaluate). Only DynamoDB work is measured, so the captcha,
 // the WhatsApp send, the outbound queue and the webhook are in-process fakes. The export
 // start and completion have no factory: their handler bodies' two adapter calls are run
-// on the metered client instead. A stream record and an outbound message are measured
-// too (once per application in the funnel): the cost table needs them.
+// on the metered client instead. For the cost table (docs/COST.md) each visitor's
+// application is followed through: its stream record, its two outbound messages, an
+// admin's status change and that change's stream record.
 //
 // Capacity figures are DynamoDB Local's, which counts like DynamoDB: reads in 4 KB units
 // (half for an eventually consistent read), writes in 1 KB units, a transaction twice,
