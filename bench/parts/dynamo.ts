@@ -714,7 +714,7 @@ runPart('dynamo', async (add) => {
       return { work, stored: visitors.map((v) => [`APP#${v.applicationId}`, `PHONE#${v.phone}`]).flat() };
     };
 
-    // -- 10,000 through the import command
+    // -- Loading: a CSV file, the import command's code, then the rollups.
     let imported = 0;
     let importSeconds = 0;
     // The reference: rows of the first file written as fast as DynamoDB Local takes them
@@ -775,13 +775,12 @@ runPart('dynamo', async (add) => {
       );
     };
 
+    // -- 10,000, then 90,000 more
     await load(SMALL, 0);
-
     const { work: small, stored } = await measureAll(SMALL);
     // The public flow's applications go (the next rebuild counts what the table holds).
     for (const pk of stored) await loader.send(new DeleteCommand({ TableName: names.applications, Key: { pk } }));
 
-    // -- 90,000 more
     await load(LARGE - SMALL, SMALL);
     const { work: large } = await measureAll(LARGE);
 
