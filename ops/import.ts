@@ -13,7 +13,6 @@ import { legacyColumns, type LegacyApplication, parseLegacyRow } from '../rules/
 import { clientOptions, resolveTarget } from './target';
 import { runCommand } from './cli';
 
-
 export interface ImportSummary {
   read: number;
   imported: number;
@@ -29,16 +28,40 @@ export interface CsvRow {
 /** CSV records with the line each starts on; UTF-8 with or without a byte-order mark. */
 export async function* readCsv(path: string): AsyncGenerator<CsvRow> {
   const parser = createReadStream(path).pipe(
-    parse({ bom: true, columns: (header: string[]) => header.map((h) => h.trim()), info: true, skip_empty_lines: true, relax_column_count: true }),
+    parse({
+      bom: true,
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+    }),
   );
-  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>) {
     yield { line: info.lines, record };
   }
+}
+
+/**
+ * What an imported row stores: the number's guard and the application with its index
+ * keys. (`npm run bench -- dynamo` writes the same items in bulk for its larger size.)
+ */
+export function importedItems(app: LegacyApplication): {
+  guard: Record<string, unknown>;
+  application: Record<string, unknown>;
+} {
+  return {
+    guard: { pk: phoneGuardKey(app.phone_number), application_id: app.id, created_at: app.submitted_at },
+    application: { ...app, ...indexKeys(app), source: 'import' },
+  };
 }
 
 type WriteOutcome = { kind: 'imported' } | { kind: 'present' } | { kind: 'phone-taken'; by: string };
 
 async function writeOne(db: DynamoDBDocumentClient, tableName: string, app: LegacyApplication): Promise<WriteOutcome> {
+  const items = importedItems(app);
   try {
     await db.send(
       new TransactWriteCommand({
@@ -47,7 +70,7 @@ async function writeOne(db: DynamoDBDocumentClient, tableName: string, app: Lega
             // The number's guard: free, or already held by this same application (a re-run).
             Put: {
               TableName: tableName,
-              Item: { pk: phoneGuardKey(app.phone_number), application_id: app.id, created_at: app.submitted_at },
+              Item: items.guard,
               ConditionExpression: 'attribute_not_exists(pk) OR application_id = :id',
               ExpressionAttributeValues: { ':id': app.id },
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -56,7 +79,7 @@ async function writeOne(db: DynamoDBDocumentClient, tableName: string, app: Lega
           {
             Put: {
               TableName: tableName,
-              Item: { ...app, ...indexKeys(app), source: 'import' },
+              Item: items.application,
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -67,7 +90,8 @@ async function writeOne(db: DynamoDBDocumentClient, tableName: string, app: Lega
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
     const [guard, application] = error.CancellationReasons ?? [];
-    if (guard?.Code === 'ConditionalCheckFailed') return { kind: 'phone-taken', by: guard.Item?.application_id?.S ?? 'another application' };
+    if (guard?.Code === 'ConditionalCheckFailed')
+      return { kind: 'phone-taken', by: guard.Item?.application_id?.S ?? 'another application' };
     if (application?.Code === 'ConditionalCheckFailed') return { kind: 'present' };
     throw error;
   }
@@ -89,8 +113,13 @@ export async function importApplications(options: {
 
   for await (const { line, record } of options.rows) {
     if (!checkedHeader) {
-      const missing = legacyColumns.filter((c) => !(c in record) && ['id', 'phone_number', 'name', 'submitted_at'].includes(c));
-      if (missing.length > 0) throw new Error(`The file has no column ${missing.join(', ')}: expected the columns of the first version's export.`);
+      const missing = legacyColumns.filter(
+        (c) => !(c in record) && ['id', 'phone_number', 'name', 'submitted_at'].includes(c),
+      );
+      if (missing.length > 0)
+        throw new Error(
+          `The file has no column ${missing.join(', ')}: expected the columns of the first version's export.`,
+        );
       checkedHeader = true;
     }
     summary.read += 1;
@@ -140,9 +169,16 @@ async function main(): Promise<number> {
   const started = Date.now();
   const progress = (s: ImportSummary) => {
     const rate = Math.round((s.imported + s.alreadyPresent) / ((Date.now() - started) / 1000));
-    process.stderr.write(`\r${s.read.toLocaleString('en-IN')} rows read, ${s.imported.toLocaleString('en-IN')} imported (${rate}/s)   `);
+    process.stderr.write(
+      `\r${s.read.toLocaleString('en-IN')} rows read, ${s.imported.toLocaleString('en-IN')} imported (${rate}/s)   `,
+    );
   };
-  const summary = await importApplications({ db, tableName: target.tableNames.applications, rows: readCsv(values.file), onProgress: progress });
+  const summary = await importApplications({
+    db,
+    tableName: target.tableNames.applications,
+    rows: readCsv(values.file),
+    onProgress: progress,
+  });
   db.destroy();
   process.stderr.write('\n');
   for (const r of summary.rejected) process.stdout.write(`line ${r.line}: ${r.reasons.join('; ')}\n`);
