@@ -14,7 +14,9 @@ export const metricNames = [
   'ApplicationSubmitted',
   'OutboundDelivered',
   'OutboundFailed',
+  /** An outbound message failed and comes back after a backoff (kind dimension). */
   'OutboundRetried',
+  /** An outbound message failed its last receive: the queue moves it to the dead-letter queue (kind dimension). */
   'OutboundDeadLettered',
 ] as const;
 export type MetricName = (typeof metricNames)[number];

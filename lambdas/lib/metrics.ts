@@ -1,27 +1,12 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS_NAMESPACE, type MetricName } from '../../lib/metric-definitions';
 
 // Business and health counters as CloudWatch embedded metrics (one JSON log line per
 // flush, no API call). The stage is a dimension, so the per-stage dashboard and alarms
 // read their own stage. Locally they are off (POWERTOOLS_METRICS_DISABLED) to keep the
-// console readable.
-export const metricNames = [
-  'OtpSent',
-  'OtpSendFailed',
-  'OtpVerified',
-  'OtpRejected',
-  'CaptchaRejected',
-  'RateLimited',
-  'ApplicationSubmitted',
-  'OutboundDelivered',
-  'OutboundFailed',
-  /** An outbound message failed and comes back after a backoff (kind dimension). */
-  'OutboundRetried',
-  /** An outbound message failed its last receive: the queue moves it to the dead-letter queue (kind dimension). */
-  'OutboundDeadLettered',
-] as const;
-export type MetricName = (typeof metricNames)[number];
-
-export const METRICS_NAMESPACE = 'Membership';
+// console readable. The names (and the namespace) are plain data in lib/, where the dashboard and the
+// alarms read them too: one list for what is published and what is watched.
+export { METRICS_NAMESPACE, type MetricName, metricNames } from '../../lib/metric-definitions';
 
 export const metrics = new Metrics({
   namespace: METRICS_NAMESPACE,
