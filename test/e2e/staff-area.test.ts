@@ -291,8 +291,10 @@ describe('dashboard', () => {
   it('shows the applications submitted through the public flow', async () => {
     await setFilters(o, { q: marker });
     await expect.poll(() => pager(o.page)).toBe(pagerFor(o.s, 1, 3, 30));
-    const names = await rowNames(o.page);
-    expect(names.slice(0, 3).sort()).toEqual([`Arjun ${surname}`, `Divya ${surname}`, `Kavya ${surname}`]);
+    // The rows render as the page settles (on a busy machine, a moment after the pager).
+    await expect
+      .poll(async () => (await rowNames(o.page)).slice(0, 3).sort())
+      .toEqual([`Arjun ${surname}`, `Divya ${surname}`, `Kavya ${surname}`]);
     expect(new URL(o.page.url()).searchParams.get('q')).toBe(marker);
   });
 
