@@ -1,3 +1,5 @@
+import type { Strings } from './strings';
+
 // English strings of the application form and the confirmation: a chunk of their own,
 // fetched with the form step (the first view has only the number and code steps).
 export const enForm = {
@@ -71,8 +73,6 @@ export const enForm = {
     thanks: 'Thank you for joining! Our team will be in touch with you soon.',
   },
 } as const;
-
-type Strings<T> = { readonly [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 
 /** The shape every language must fill: same keys as English, any text. */
 export type FormMessages = Strings<typeof enForm>;

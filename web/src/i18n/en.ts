@@ -1,3 +1,4 @@
+import type { Strings } from './strings';
 import { configErrorText } from './both-languages';
 import { errorMessages } from '../../../rules/errors';
 
@@ -60,8 +61,6 @@ export const en = {
   },
   errors: errorMessages,
 } as const;
-
-type Strings<T> = { readonly [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 
 /** The shape every language must fill: same keys as English, any text. */
 export type Messages = Strings<typeof en>;

@@ -1,3 +1,5 @@
+import type { Strings } from './strings';
+
 // English strings of the staff area (namespace `staff`). They load with the /admin
 // chunk, not with the public page: see ./staff.ts.
 export const staffEn = {
@@ -260,8 +262,6 @@ export const staffEn = {
     exportFailed: 'The export failed.',
   },
 } as const;
-
-type Strings<T> = { readonly [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 
 /** The shape the Tamil staff strings must fill. */
 export type StaffMessages = Strings<typeof staffEn>;

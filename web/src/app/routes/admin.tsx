@@ -1,12 +1,11 @@
 import '../../styles/staff.css';
-import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { Spinner } from '../../components/spinner';
 import { StaffShell } from '../../components/staff-shell';
 import { AuthGate } from '../../features/staff-auth/components/auth-gate';
 import { Dashboard } from '../../features/staff-dashboard/components/dashboard';
-import { readStoredLanguage } from '../../i18n/language';
 import { addStaffTranslations } from '../../i18n/staff';
 import { staffPage, staffPaths } from '../../staff-paths';
 
@@ -24,11 +23,6 @@ export function AdminRoute() {
   const { pathname } = useLocation();
   // Before any child renders: the staff namespace must be there on the first paint.
   useState(() => addStaffTranslations(i18n));
-  // Staff work in English unless they chose Tamil with the switch (a Tamil default for
-  // the public page does not apply here). Before paint, so nothing flashes.
-  useLayoutEffect(() => {
-    if (!readStoredLanguage() && i18n.language !== 'en') void i18n.changeLanguage('en');
-  }, [i18n]);
   const page = staffPage(pathname);
   const title = `${t('area')} · ${i18n.t('shell.documentTitle')}`;
   useEffect(() => {
