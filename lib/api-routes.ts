@@ -19,6 +19,8 @@ export interface RouteDefinition {
   readonly secrets?: boolean;
   /** Sends to the outbound queue. */
   readonly sendsOutbound?: boolean;
+  /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
+  readonly sendsSms?: boolean;
 }
 
 export const routes: readonly RouteDefinition[] = [
@@ -38,7 +40,37 @@ export const routes: readonly RouteDefinition[] = [
       { table: 'applications', access: 'read' },
       { table: 'rateLimits', access: 'readwrite' },
       { table: 'otps', access: 'readwrite' },
+      // The accepted message (for its delivery status) and the unique WhatsApp recipients.
+      { table: 'deliveries', access: 'readwrite' },
     ],
+    secrets: true,
+    sendsSms: true,
+  },
+  {
+    // The page polls the delivery of the code it asked for, by the handle the send returned.
+    method: 'POST',
+    path: '/api/otp/status',
+    handler: 'otp-status',
+    access: 'public',
+    tables: [{ table: 'deliveries', access: 'read' }],
+    secrets: true,
+  },
+  {
+    // Meta's webhook: the subscription challenge (GET) and signed status callbacks (POST).
+    // Public, no authorizer: Meta signs each POST with the app secret (X-Hub-Signature-256).
+    method: 'GET',
+    path: '/api/whatsapp/webhook',
+    handler: 'whatsapp-webhook',
+    access: 'public',
+    tables: [],
+    secrets: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/whatsapp/webhook',
+    handler: 'whatsapp-webhook',
+    access: 'public',
+    tables: [{ table: 'deliveries', access: 'readwrite' }],
     secrets: true,
   },
   {
@@ -86,6 +118,8 @@ export const routes: readonly RouteDefinition[] = [
     tables: [
       { table: 'applications', access: 'read' },
       { table: 'audit', access: 'read' },
+      // The decision notices sent to the applicant and their delivery status.
+      { table: 'deliveries', access: 'read' },
     ],
   },
   {
@@ -98,6 +132,8 @@ export const routes: readonly RouteDefinition[] = [
       { table: 'applications', access: 'readwrite' },
       { table: 'audit', access: 'write' },
     ],
+    // Approvals and rejections queue a decision notice to the applicant.
+    sendsOutbound: true,
   },
   {
     method: 'DELETE',

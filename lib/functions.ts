@@ -28,8 +28,10 @@ export interface FunctionNeeds {
    * and the keys secret together, so such a function may read both.
    */
   readonly secrets?: boolean;
-  /** Sends to the outbound queue (welcome message, webhook). */
+  /** Sends to the outbound queue (welcome message, webhook, decision notices). */
   readonly sendsOutbound?: boolean;
+  /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
+  readonly sendsSms?: boolean;
 }
 
 export interface BackgroundFunctionDefinition extends FunctionNeeds {
@@ -49,8 +51,20 @@ export const backgroundFunctions = {
       // Re-reads the application (consistently) before sending its welcome or webhook.
       { table: 'applications', access: 'read' },
       { table: 'idempotency', access: 'readwrite' },
+      // Decision-notice claims, accepted messages and the unique WhatsApp recipients.
+      { table: 'deliveries', access: 'readwrite' },
     ],
     secrets: true,
+    sendsSms: true,
+    // Re-queues a message that met a provider's rate limit (without spending its retries).
+    sendsOutbound: true,
+    timeoutSeconds: 30,
+  },
+  /** Records SMS delivery events (configuration set -> SNS topic -> this function). */
+  smsEvents: {
+    handler: 'sms-events',
+    description: 'Records SMS delivery events from the configuration set',
+    tables: [{ table: 'deliveries', access: 'readwrite' }],
     timeoutSeconds: 30,
   },
   /** Keeps the report rollups in step with the applications table. */

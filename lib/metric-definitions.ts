@@ -18,6 +18,20 @@ export const metricNames = [
   'OutboundRetried',
   /** An outbound message failed its last receive: the queue moves it to the dead-letter queue (kind dimension). */
   'OutboundDeadLettered',
+  /** A provider accepted a message (channel dimension: whatsapp, sms). Every purpose: OTP, welcome, decision. */
+  'MessageAccepted',
+  /** A provider reported a message delivered (channel dimension). The delivery-rate alarm divides these by MessageAccepted. */
+  'MessageDelivered',
+  /** A provider reported a message failed (dimension `channel_code`, e.g. `whatsapp:131026`, `sms:TEXT_BLOCKED`). */
+  'MessageFailed',
+  /** WhatsApp refused an OTP (or the tier was full) and the code went by SMS (reason dimension). */
+  'OtpFellBackToSms',
+  /** Unique WhatsApp recipients in the last 24 hours, against the stage's messaging tier (a gauge). */
+  'WhatsAppUniqueRecipients24h',
+  /** A decision notice went to an applicant (channel dimension). */
+  'DecisionNoticeSent',
+  /** An outbound send met a provider's rate limit and was put back without spending a retry (kind dimension). */
+  'OutboundThrottled',
 ] as const;
 export type MetricName = (typeof metricNames)[number];
 

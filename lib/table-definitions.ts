@@ -87,6 +87,20 @@ export const tables = {
     indexes: [],
     envVar: 'TABLE_AUDIT',
   },
+  /**
+   * Messaging (lambdas/adapters/deliveries.ts): one item per message a provider accepted
+   * (`MSG#<channel>#<provider message id>`: purpose, status and when each status came,
+   * never the number), decision-notice claims (`NOTICE#<application id>#<decision>`), and
+   * the unique WhatsApp recipients of the last 24 hours (`WA-RCPT#<keyed hash>` and hourly
+   * `WA-UNIQUE#<hour>` counters). Everything expires.
+   */
+  deliveries: {
+    name: 'deliveries',
+    partitionKey: S('pk'),
+    indexes: [],
+    ttlAttribute: 'ttl',
+    envVar: 'TABLE_DELIVERIES',
+  },
   /** Powertools idempotency records (its default key and expiry attribute names). */
   idempotency: {
     name: 'idempotency',

@@ -26,6 +26,8 @@ export type LocalConfig = z.infer<typeof localConfigSchema>;
 export const localSecrets = {
   whatsappToken: 'local-whatsapp-token',
   whatsappPhoneNumberId: '100000000000001',
+  whatsappAppSecret: 'local-whatsapp-app-secret',
+  whatsappVerifyToken: 'local-whatsapp-verify-token',
   webhookUsername: 'local-webhook',
   webhookPassword: 'local-webhook-password',
   recaptchaSecret: 'local-recaptcha-secret',

@@ -20,15 +20,41 @@ export const apiErrorSchema = v.object({
     retryAfterSeconds: v.optional(v.number()),
     attemptsLeft: v.optional(v.number()),
     providerCode: v.optional(v.number()),
+    smsAvailable: v.optional(v.boolean()),
   }),
 });
 
+/** The channels a code can go by. */
+export const otpChannels = ['whatsapp', 'sms'] as const;
+export type OtpChannel = (typeof otpChannels)[number];
+
+/** A message's delivery as its provider reported it (rank order: accepted < sent < failed < delivered < read). */
+export const deliveryStatuses = ['accepted', 'sent', 'failed', 'delivered', 'read'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
 export const otpRequestResponseSchema = v.object({
   sentTo: v.string(),
+  /** Where the code went: the page always says so. */
+  channel: v.picklist(otpChannels),
+  /** WhatsApp refused the send (or the stage's WhatsApp tier is full) and the code went by SMS instead. */
+  fellBack: v.boolean(),
+  /** For POST /api/otp/status (and a switch to SMS): bound to this number, short-lived, opaque. */
+  deliveryHandle: v.string(),
   expiresInSeconds: v.number(),
   resendAfterSeconds: v.number(),
+  /** WhatsApp sends on a stage with SMS: offer "send by SMS" when not delivered after this long; null: no offer. */
+  smsOfferAfterSeconds: v.nullable(v.number()),
 });
 export type OtpRequestResponse = v.InferOutput<typeof otpRequestResponseSchema>;
+
+/** The answer of POST /api/otp/status. */
+export const otpStatusResponseSchema = v.object({
+  channel: v.picklist(otpChannels),
+  status: v.picklist(deliveryStatuses),
+  /** The visitor may now ask for the code by SMS (WhatsApp failed, or the offer time has passed). */
+  smsOffer: v.boolean(),
+});
+export type OtpStatusResponse = v.InferOutput<typeof otpStatusResponseSchema>;
 
 export const otpVerifyResponseSchema = v.object({
   verificationToken: v.string(),

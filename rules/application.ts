@@ -21,6 +21,8 @@ export {
 export {
   type OtpRequestResponse,
   otpRequestResponseSchema,
+  type OtpStatusResponse,
+  otpStatusResponseSchema,
   type OtpVerifyResponse,
   otpVerifyResponseSchema,
   type SubmitResponse,
@@ -92,11 +94,23 @@ export const submitRequestSchema = z.object({
   application: z.unknown(),
 });
 
+const deliveryHandleSchema = z.string('DELIVERY_HANDLE_INVALID').min(1, 'DELIVERY_HANDLE_INVALID').max(400, 'DELIVERY_HANDLE_INVALID');
+
 export const otpRequestSchema = z.object({
   mobile: mobileSchema,
   captchaToken: z.string('CAPTCHA_FAILED').min(1, 'CAPTCHA_FAILED').max(4000, 'CAPTCHA_FAILED'),
+  /** The page's language: an SMS goes in Tamil where a Tamil template is registered. */
+  language: z.enum(['en', 'ta'], 'INVALID_LANGUAGE').optional(),
+  /** "Didn't get it? Send by SMS": the handle of the WhatsApp send it replaces. */
+  switchToSms: deliveryHandleSchema.optional(),
 });
 export type OtpRequest = z.infer<typeof otpRequestSchema>;
+
+export const otpStatusRequestSchema = z.object({
+  mobile: mobileSchema,
+  handle: deliveryHandleSchema,
+});
+export type OtpStatusRequest = z.infer<typeof otpStatusRequestSchema>;
 
 export const otpVerifyRequestSchema = z.object({
   mobile: mobileSchema,

@@ -16,6 +16,15 @@ export const errorMessages = {
   WHATSAPP_INVALID_PHONE_NUMBER_ID:
     'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.',
   NETWORK_ERROR: 'Network error. Please try again.',
+  WHATSAPP_UNDELIVERABLE:
+    'This number does not seem to have WhatsApp. Check the number, or get the code by SMS.',
+  WHATSAPP_BUSY: 'WhatsApp is not accepting more messages right now. Please try again in a minute.',
+  SMS_NOT_CONFIGURED: 'SMS is not configured. Please contact the administrator.',
+  SMS_SEND_FAILED: 'Failed to send the OTP by SMS. Please try again.',
+  SMS_SWITCH_NOT_ALLOWED: 'The code cannot be sent by SMS now. Please request a new OTP.',
+  DELIVERY_HANDLE_INVALID: 'This code request has expired. Please request a new OTP.',
+  WEBHOOK_SIGNATURE_INVALID: 'The request signature is missing or not valid.',
+  SERVICE_BUSY: 'Many people are applying right now. Trying again…',
   VERIFICATION_FAILED: 'Verification failed. Please try again.',
   VERIFICATION_REQUIRED: 'Your verification has expired. Please verify your phone number again.',
   UNDER_AGE: 'You must be at least 18 years old to apply.',
@@ -41,5 +50,7 @@ export interface ApiErrorBody {
     attemptsLeft?: number;
     /** The WhatsApp provider's error code, when it refused a send. */
     providerCode?: number;
+    /** Whether the visitor may ask for the code by SMS instead (the stage has SMS). */
+    smsAvailable?: boolean;
   };
 }

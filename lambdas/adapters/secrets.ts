@@ -10,6 +10,10 @@ import * as z from 'zod';
 export const providerSecretsSchema = z.object({
   whatsappToken: z.string().default(''),
   whatsappPhoneNumberId: z.string().default(''),
+  /** The Meta app's secret: X-Hub-Signature-256 of every webhook POST is an HMAC with it. */
+  whatsappAppSecret: z.string().default(''),
+  /** What the operator typed as "Verify token" when subscribing the webhook in Meta's console. */
+  whatsappVerifyToken: z.string().default(''),
   webhookUrl: z.string().default(''),
   webhookUsername: z.string().default(''),
   webhookPassword: z.string().default(''),

@@ -32,6 +32,81 @@ export function tableName(key: TableKey, env: NodeJS.ProcessEnv = process.env): 
 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** A DLT template as registered: its id and its text, `{#var#}` where the variable goes. */
+export const smsTemplateSchema = z.object({ templateId: z.string().min(1), text: z.string().min(1) });
+export type SmsTemplate = z.infer<typeof smsTemplateSchema>;
+
+/** English always; Tamil (Unicode) only where a Tamil template is registered. */
+const smsTemplatePairSchema = z.object({ en: smsTemplateSchema, ta: smsTemplateSchema.optional() });
+
+/** Every SMS the product sends: the OTP and, for decision notices, one per decision. */
+export const smsTemplatesSchema = z.object({
+  otp: smsTemplatePairSchema,
+  approved: smsTemplatePairSchema.optional(),
+  rejected: smsTemplatePairSchema.optional(),
+});
+export type SmsTemplates = z.infer<typeof smsTemplatesSchema>;
+
+/** WhatsApp utility templates of the decision notices, by decision; language codes by page language. */
+export const whatsappDecisionTemplatesSchema = z.object({
+  approved: z.object({ name: z.string().min(1), languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }) }),
+  rejected: z.object({ name: z.string().min(1), languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }) }),
+});
+export type WhatsappDecisionTemplates = z.infer<typeof whatsappDecisionTemplatesSchema>;
+
+const jsonOf = <T extends z.ZodType>(schema: T) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
+export const otpChannelModes = ['whatsapp', 'sms', 'whatsapp-then-sms'] as const;
+export type OtpChannelMode = (typeof otpChannelModes)[number];
+
+/**
+ * Messaging settings (lib/stages.ts `messaging`): which channels carry the code, SMS's
+ * DLT parameters and templates (India: TRAI's DLT rules), the WhatsApp messaging tier,
+ * channel rates and the decision notices. None is a secret.
+ */
+function messagingEnvShape() {
+  return {
+    /** `whatsapp`, `sms`, or WhatsApp first with SMS as the fallback. */
+    OTP_CHANNELS: z.enum(otpChannelModes).default('whatsapp'),
+    /** A WhatsApp code not reported delivered after this long: the page offers SMS. */
+    OTP_SMS_OFFER_AFTER_SECONDS: int(30),
+    /** Unique WhatsApp recipients allowed in 24 hours by the account's messaging tier; 0: unlimited. */
+    WHATSAPP_TIER_UNIQUE_PER_24H: z.coerce.number().int().min(0).default(250),
+    /** WhatsApp's messages per second per number (Cloud API default 80). */
+    WHATSAPP_MESSAGES_PER_SECOND: int(80),
+    /** SMS sends per second the account allows (End User Messaging SMS's quota for the country). */
+    SMS_MESSAGES_PER_SECOND: int(20),
+    /** The registered sender id (DLT header) or its ARN: SendTextMessage's OriginationIdentity. */
+    SMS_ORIGINATION_IDENTITY: z.string().default(''),
+    /** The stage's configuration set, whose event destination reports deliveries. */
+    SMS_CONFIGURATION_SET: z.string().default(''),
+    /** The DLT principal entity id (DestinationCountryParameters IN_ENTITY_ID). */
+    SMS_ENTITY_ID: z.string().default(''),
+    /** JSON of smsTemplatesSchema; empty: SMS is not configured. */
+    SMS_TEMPLATES: z.union([z.literal(''), jsonOf(smsTemplatesSchema)]).default(''),
+    /** Local mode only: the SMS sandbox's address (the SDK's endpoint). */
+    SMS_ENDPOINT: z.url().optional(),
+    SMS_TIMEOUT_MS: int(8000),
+    /** Decision notices (approve, reject) to the applicant; off: nothing is queued. */
+    DECISION_NOTICES_ENABLED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+    /** A decision is notified only once it has stood this long (a status set back and forth sends nothing). */
+    DECISION_QUIET_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    /** JSON of whatsappDecisionTemplatesSchema; empty: decisions go by SMS only. */
+    WHATSAPP_DECISION_TEMPLATES: z.union([z.literal(''), jsonOf(whatsappDecisionTemplatesSchema)]).default(''),
+  };
+}
+
 /**
  * The public flow's settings. Every limit is configuration, set per stage by the CDK
  * stack (lib/stages.ts); the defaults are PRODUCT.md's.
@@ -58,5 +133,6 @@ export const publicFlowEnvSchema = baseEnvSchema.extend({
   VERIFICATION_TTL_SECONDS: int(1800),
   OUTBOUND_QUEUE_URL: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: int(8000),
+  ...messagingEnvShape(),
 });
 export type PublicFlowEnv = z.infer<typeof publicFlowEnvSchema>;
