@@ -71,8 +71,8 @@ export interface QueueStats {
 export interface LocalQueue extends QueueSender {
   readonly name: string;
   readonly arn: string;
-  /** SendMessage: `attributes` become String message attributes. */
-  send(body: string, attributes?: Readonly<Record<string, string>>): Promise<string>;
+  /** SendMessage: `attributes` become String message attributes; `delayMs` is SQS's DelaySeconds. */
+  send(body: string, attributes?: Readonly<Record<string, string>>, delayMs?: number): Promise<string>;
   deadLetters(): DeadLetter[];
   /**
    * ChangeMessageVisibility: the message received with `receiptHandle` (its latest
@@ -358,7 +358,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   return {
     name,
     arn,
-    send: (body, attributes = {}) => {
+    send: (body, attributes = {}, delayMs = 0) => {
       if (body.length === 0) return Promise.reject(new Error('MissingParameter: the message body must not be empty'));
       const size =
         Buffer.byteLength(body) +
@@ -376,7 +376,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
         attributes: { ...attributes },
         sentAt: now,
         receiveCount: 0,
-        visibleAt: now,
+        visibleAt: now + Math.max(0, delayMs),
       });
       changed();
       return Promise.resolve(messageId);

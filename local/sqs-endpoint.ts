@@ -107,11 +107,10 @@ type Message = z.infer<typeof sendMessageSchema>;
 
 /** Sends one message; resolves with the SendMessage result fields. */
 async function sendTo(queue: LocalQueue, message: Omit<Message, 'QueueUrl'>) {
-  if (message.DelaySeconds) throw invalidParameter('DelaySeconds is not supported by the local queue; use 0.');
   const attributes = stringAttributes(message.MessageAttributes);
   let messageId: string;
   try {
-    messageId = await queue.send(message.MessageBody, attributes);
+    messageId = await queue.send(message.MessageBody, attributes, (message.DelaySeconds ?? 0) * 1000);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     const type = /^(\w+):/.exec(text)?.[1];
