@@ -54,6 +54,9 @@ import type {
 } from 'aws-lambda';
 import { tables, type TableKey } from '../../lib/table-definitions';
 import { applicationKey, makeApplicationRepository } from '../../lambdas/adapters/applications';
+import { makeDeliveryStore } from '../../lambdas/adapters/deliveries';
+import { makeWhatsAppRecipients } from '../../lambdas/adapters/whatsapp-recipients';
+import { makeOtpChannels } from '../../lambdas/lib/otp-channels';
 import { type CapacityMeter, meterCapacity } from '../../lambdas/lib/capacity-meter';
 import {
   ensureTables,
@@ -448,18 +451,34 @@ runPart('dynamo', async (add) => {
         applications,
         limiter: makeRateLimiter(db, names.rateLimits),
         otps: makeOtpStore(db, names.otps),
-        gateway: () =>
-          Promise.resolve({
-            sendOtp: (to: string, code: string) => {
-              sent.set(to, code);
-              return Promise.resolve('wamid.otp');
-            },
-            sendWelcome: () => Promise.resolve('wamid.welcome'),
-            sendText: () => Promise.resolve('wamid.text'),
+        // WhatsApp only, as the stage's default: the code's DynamoDB work is what is measured.
+        channels: () =>
+          makeOtpChannels({
+            mode: 'whatsapp',
+            whatsapp: () =>
+              Promise.resolve({
+                sendOtp: (to: string, code: string) => {
+                  sent.set(to, code);
+                  return Promise.resolve(`wamid.otp.${randomUUID()}`);
+                },
+              }),
+            sms: () => Promise.reject(new Error('no SMS in this measure')),
+            smsTemplates: undefined,
+            recipients: makeWhatsAppRecipients(db, names.deliveries, () => Promise.resolve(keys.otpHashKey)),
+            tierLimit: 0,
           }),
-        hashKey: () => Promise.resolve(keys.otpHashKey),
+        deliveries: () => makeDeliveryStore(db, names.deliveries),
+        keys: () => Promise.resolve(keys),
         clock: () => new Date(),
-        settings: { ttlSeconds: 300, resendSeconds: 60, maxPerHour: 5, maxPerDay: 10, maxPerIpPerHour: 2000 },
+        mode: 'local',
+        settings: {
+          ttlSeconds: 300,
+          resendSeconds: 60,
+          maxPerHour: 5,
+          maxPerDay: 10,
+          maxPerIpPerHour: 2000,
+          smsOfferAfterSeconds: 30,
+        },
       }),
       otpVerify: otpVerify.makeHandler({
         otps: makeOtpStore(db, names.otps),
@@ -757,7 +776,9 @@ runPart('dynamo', async (add) => {
       const started = performance.now();
       await putAll(loader, names.applications, items, 8);
       const seconds = (performance.now() - started) / 1000;
-      say(`loaded ${count.toLocaleString('en-IN')} more rows as the import stores them, with BatchWrite, in ${seconds.toFixed(0)} s`);
+      say(
+        `loaded ${count.toLocaleString('en-IN')} more rows as the import stores them, with BatchWrite, in ${seconds.toFixed(0)} s`,
+      );
       await rebuild();
     };
     const rebuild = async () => {

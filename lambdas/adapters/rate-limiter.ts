@@ -1,5 +1,9 @@
-import { type CancellationReason, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type CancellationReason,
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 // Rate limits as conditional writes, all checked and counted in one transaction: a
 // request either passes every limit and is counted in each, or is counted in none.
@@ -14,6 +18,11 @@ export type LimitResult = { allowed: true } | { allowed: false; retryAfterSecond
 
 export interface RateLimiter {
   hit(limits: readonly Limit[], now: Date): Promise<LimitResult>;
+  /**
+   * Gives back a cooldown taken at `now` (a send that failed before anything reached the
+   * visitor: they may try again at once). A later hit is left alone. Windows stay counted.
+   */
+  releaseCooldown(key: string, now: Date): Promise<void>;
 }
 
 /** Tries of a transaction cancelled only by conflicts with concurrent ones. */
@@ -24,6 +33,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): RateLimiter {
   return {
+    async releaseCooldown(key, now) {
+      try {
+        await db.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: { pk: `cooldown#${key}` },
+            ConditionExpression: 'last_at = :at',
+            ExpressionAttributeValues: { ':at': now.getTime() },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    },
     async hit(limits, now) {
       const nowMs = now.getTime();
       const items = limits.map((limit) => {

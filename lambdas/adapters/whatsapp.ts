@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
-// The message gateway: WhatsApp Cloud API today (SMS could sit behind the same
-// interface tomorrow). Handlers see typed failures, never HTTP.
+// The WhatsApp side of the message gateway (the Cloud API); SMS is lambdas/adapters/sms.ts.
+// Handlers see typed failures, never HTTP.
 
 export interface MessageGateway {
   /** The authentication template with the code in the body and the URL button. */
@@ -9,6 +9,8 @@ export interface MessageGateway {
   /** The welcome template, with its header video when one is configured. */
   sendWelcome(to: string): Promise<string>;
   sendText(to: string, body: string): Promise<string>;
+  /** Any approved template with text parameters in its body (the decision notices' utility templates). */
+  sendTemplate(to: string, name: string, language: string, bodyParameters: readonly string[]): Promise<string>;
 }
 
 export type WhatsAppFailure = 'not-configured' | 'invalid-phone-number-id' | 'network' | 'provider';
@@ -23,6 +25,31 @@ export class WhatsAppError extends Error {
   }
 }
 
+/**
+ * What a refusal means for the visitor. Meta's codes (Cloud API error codes reference):
+ * 131026 message undeliverable (no WhatsApp on the number, old app, terms not accepted);
+ * 130429 throughput (80 messages/s per number by default), 131048 spam rate limit (also
+ * what a full messaging tier answers), 131056 pair rate limit (same recipient too
+ * often), 80007 and 4 the account's and the app's call rate; 368 blocked for policy
+ * violations, 131031 account locked, 131047 re-engagement, 131049 not delivered to keep
+ * engagement healthy.
+ */
+export type WhatsAppRefusal = 'undeliverable' | 'rate-limit' | 'blocked' | 'network' | 'not-configured' | 'other';
+
+const rateLimitCodes = new Set([130429, 131048, 131056, 80007, 4]);
+const blockedCodes = new Set([368, 131031, 131047, 131049, 130497, 131045]);
+
+export function whatsAppRefusal(error: unknown): WhatsAppRefusal {
+  if (!(error instanceof WhatsAppError)) return 'other';
+  if (error.failure === 'not-configured') return 'not-configured';
+  if (error.failure === 'network') return 'network';
+  const code = error.provider.code;
+  if (code === 131026) return 'undeliverable';
+  if (code !== undefined && rateLimitCodes.has(code)) return 'rate-limit';
+  if (code !== undefined && blockedCodes.has(code)) return 'blocked';
+  return 'other';
+}
+
 export interface WhatsAppConfig {
   readonly baseUrl: string;
   readonly apiVersion: string;
@@ -35,7 +62,11 @@ export interface WhatsAppConfig {
 
 const successSchema = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) });
 const errorSchema = z.object({
-  error: z.object({ message: z.string().optional(), code: z.number().optional(), error_subcode: z.number().optional() }),
+  error: z.object({
+    message: z.string().optional(),
+    code: z.number().optional(),
+    error_subcode: z.number().optional(),
+  }),
 });
 
 export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fetch = fetch): MessageGateway {
@@ -93,10 +124,23 @@ export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fe
           name: config.welcomeTemplate.name,
           language: { code: config.welcomeTemplate.language },
           ...(config.welcomeTemplate.videoLink && {
-            components: [{ type: 'header', parameters: [{ type: 'video', video: { link: config.welcomeTemplate.videoLink } }] }],
+            components: [
+              { type: 'header', parameters: [{ type: 'video', video: { link: config.welcomeTemplate.videoLink } }] },
+            ],
           }),
         },
       }),
     sendText: (to, text) => send(to, { type: 'text', text: { body: text, preview_url: false } }),
+    sendTemplate: (to, name, language, bodyParameters) =>
+      send(to, {
+        type: 'template',
+        template: {
+          name,
+          language: { code: language },
+          ...(bodyParameters.length > 0 && {
+            components: [{ type: 'body', parameters: bodyParameters.map((text) => ({ type: 'text', text })) }],
+          }),
+        },
+      }),
   };
 }

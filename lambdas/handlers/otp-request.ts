@@ -3,47 +3,58 @@ import { otpRequestSchema, type OtpRequestResponse } from '../../rules/applicati
 import { maskPhone, toStoredPhone } from '../../rules/phone';
 import { makeApplicationRepository, type ApplicationRepository } from '../adapters/applications';
 import { type CaptchaVerifier, makeRecaptchaVerifier } from '../adapters/captcha';
+import type { DeliveryStore } from '../adapters/deliveries';
 import { makeOtpStore, type OtpStore } from '../adapters/otp-store';
 import { type Limit, makeRateLimiter, type RateLimiter } from '../adapters/rate-limiter';
-import type { MessageGateway } from '../adapters/whatsapp';
 import { systemClock } from '../lib/clock';
-import { generateOtp, hashOtp } from '../lib/codes';
+import { generateOtp, hashOtp, readDeliveryHandle, signDeliveryHandle } from '../lib/codes';
 import { tableName } from '../lib/env';
 import { AppError, httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
-import { count, countBy } from '../lib/metrics';
-import { ipKey, otpSendError, publicFlowRuntime } from '../lib/public-flow';
+import { count } from '../lib/metrics';
+import { type OtpChannels, smsOfferOpen } from '../lib/otp-channels';
+import { ipKey, publicFlowRuntime } from '../lib/public-flow';
+import { viewerAddress } from '../lib/viewer-address';
+
+/** How long a delivery handle lives: past the code's own 5 minutes, for a late status. */
+export const DELIVERY_HANDLE_SECONDS = 600;
 
 export interface OtpRequestDeps {
   readonly captcha: CaptchaVerifier;
   readonly applications: Pick<ApplicationRepository, 'isRegistered'>;
   readonly limiter: RateLimiter;
   readonly otps: OtpStore;
-  readonly gateway: () => Promise<MessageGateway>;
-  readonly hashKey: () => Promise<string>;
+  readonly channels: () => OtpChannels;
+  readonly deliveries: () => Pick<DeliveryStore, 'recordAccepted' | 'get'>;
+  readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string; originVerifyToken?: string }>;
   readonly clock: () => Date;
+  readonly mode: 'aws' | 'local';
   readonly settings: {
     readonly ttlSeconds: number;
     readonly resendSeconds: number;
     readonly maxPerHour: number;
     readonly maxPerDay: number;
     readonly maxPerIpPerHour: number;
+    readonly smsOfferAfterSeconds: number;
   };
 }
 
 /**
- * Sends a WhatsApp code: captcha, then the already-registered check, then the rate
- * limits, then a fresh code (replacing any older one) sent synchronously so that the
- * visitor sees a failure at once. The code never leaves in the response.
+ * Sends a code: captcha, then the already-registered check, then the rate limits (per
+ * number across channels, and per viewer address), then a fresh code (replacing any
+ * older one) sent synchronously by the stage's channels so that the visitor sees a
+ * failure at once. `switchToSms` resends as SMS a WhatsApp code that failed or did not
+ * arrive. The code never leaves in the response.
  */
 export function makeHandler(deps: OtpRequestDeps) {
   const { settings } = deps;
   return httpHandler<APIGatewayProxyEventV2>(async (event) => {
-    const { mobile, captchaToken } = parseBody(event, otpRequestSchema);
+    const { mobile, captchaToken, language = 'en', switchToSms } = parseBody(event, otpRequestSchema);
     const phone = toStoredPhone(mobile);
-    const sourceIp = event.requestContext.http.sourceIp;
+    const keys = await deps.keys();
+    const viewer = viewerAddress(event, { mode: deps.mode, originToken: keys.originVerifyToken });
 
-    if (!(await deps.captcha.verify(captchaToken, sourceIp))) {
+    if (!(await deps.captcha.verify(captchaToken, viewer))) {
       logger.info('Captcha refused', { phone: maskPhone(phone) });
       count('CaptchaRejected');
       throw new AppError('CAPTCHA_FAILED');
@@ -51,12 +62,20 @@ export function makeHandler(deps: OtpRequestDeps) {
     if (await deps.applications.isRegistered(phone)) throw new AppError('ALREADY_REGISTERED');
 
     const now = deps.clock();
+    const channels = deps.channels();
+    const cooldownKey = `otp#${phone}`;
     const limits: Limit[] = [
-      { kind: 'cooldown', key: `otp#${phone}`, seconds: settings.resendSeconds },
       { kind: 'window', key: `otp-hour#${phone}`, seconds: 3600, max: settings.maxPerHour },
       { kind: 'window', key: `otp-day#${phone}`, seconds: 86_400, max: settings.maxPerDay },
-      { kind: 'window', key: `otp-ip#${ipKey(sourceIp)}`, seconds: 3600, max: settings.maxPerIpPerHour },
+      { kind: 'window', key: `otp-ip#${ipKey(viewer)}`, seconds: 3600, max: settings.maxPerIpPerHour },
     ];
+    if (switchToSms === undefined) {
+      limits.unshift({ kind: 'cooldown', key: cooldownKey, seconds: settings.resendSeconds });
+    } else {
+      const replaced = await switchable(switchToSms);
+      // Once per WhatsApp send: the handle cannot buy a stream of SMS.
+      limits.unshift({ kind: 'cooldown', key: `otp-switch#${replaced}`, seconds: DELIVERY_HANDLE_SECONDS });
+    }
     const limited = await deps.limiter.hit(limits, now);
     if (!limited.allowed) {
       logger.info('OTP send rate-limited', { phone: maskPhone(phone), limit: limited.key.split('#')[0] });
@@ -66,28 +85,61 @@ export function makeHandler(deps: OtpRequestDeps) {
 
     const code = generateOtp();
     try {
-      await deps.otps.save(phone, hashOtp(await deps.hashKey(), phone, code), now, settings.ttlSeconds);
+      await deps.otps.save(phone, hashOtp(keys.otpHashKey, phone, code), now, settings.ttlSeconds);
     } catch (error) {
       logger.error('OTP store failed', { phone: maskPhone(phone), errorName: (error as Error).name });
       throw new AppError('OTP_STORE_FAILED');
     }
 
+    let sent;
     try {
-      await (await deps.gateway()).sendOtp(phone, code);
+      sent = await channels.send(phone, code, { language, smsOnly: switchToSms !== undefined, now });
     } catch (error) {
-      const appError = otpSendError(error);
-      logger.warn('OTP send failed', { phone: maskPhone(phone), errorCode: appError.code, providerCode: appError.details.providerCode });
-      countBy('OtpSendFailed', 'reason', String(appError.details.providerCode ?? appError.code));
-      throw appError;
+      // Nothing reached the visitor: they may try again at once (the hour and day still count).
+      if (switchToSms === undefined) {
+        await deps.limiter.releaseCooldown(cooldownKey, now).catch(() => undefined);
+      }
+      throw error;
     }
-    logger.info('OTP sent', { phone: maskPhone(phone) });
+    try {
+      await deps
+        .deliveries()
+        .recordAccepted({ channel: sent.channel, messageId: sent.messageId }, { purpose: 'otp' }, now);
+    } catch (error) {
+      // The code went; only its status will be unknown to the page.
+      logger.warn('Delivery record not written', { errorName: (error as Error).name });
+    }
+    logger.info('OTP sent', { phone: maskPhone(phone), channel: sent.channel, fellBack: sent.fellBack });
     count('OtpSent');
+
+    const issuedAt = Math.floor(now.getTime() / 1000);
     const body: OtpRequestResponse = {
       sentTo: mobile,
+      channel: sent.channel,
+      fellBack: sent.fellBack,
+      deliveryHandle: signDeliveryHandle(keys.verificationSigningKey, phone, {
+        channel: sent.channel,
+        messageId: sent.messageId,
+        issuedAt,
+        expiresAt: issuedAt + DELIVERY_HANDLE_SECONDS,
+      }),
       expiresInSeconds: settings.ttlSeconds,
       resendAfterSeconds: settings.resendSeconds,
+      smsOfferAfterSeconds: sent.channel === 'whatsapp' && channels.hasSms ? settings.smsOfferAfterSeconds : null,
     };
     return json(200, body);
+
+    /** The WhatsApp message id a switch replaces, when the switch is allowed now. */
+    async function switchable(handle: string): Promise<string> {
+      const named = readDeliveryHandle(keys.verificationSigningKey, phone, handle, now);
+      if (!named) throw new AppError('DELIVERY_HANDLE_INVALID');
+      if (!channels.hasSms || named.channel !== 'whatsapp') throw new AppError('SMS_SWITCH_NOT_ALLOWED');
+      const record = await deps.deliveries().get({ channel: 'whatsapp', messageId: named.messageId });
+      if (!smsOfferOpen(record?.status, named.issuedAt, now, settings.smsOfferAfterSeconds)) {
+        throw new AppError('SMS_SWITCH_NOT_ALLOWED');
+      }
+      return named.messageId;
+    }
   });
 }
 
@@ -99,19 +151,24 @@ export const handler = makeHandler({
     secret: async () => (await runtime.secrets()).recaptchaSecret,
     action: 'send_otp',
     minScore: env.CAPTCHA_MIN_SCORE,
-    hostnames: env.CAPTCHA_HOSTNAMES.split(',').map((h) => h.trim()).filter(Boolean),
+    hostnames: env.CAPTCHA_HOSTNAMES.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
   }),
   applications: makeApplicationRepository(db, tableName('applications')),
   limiter: makeRateLimiter(db, tableName('rateLimits')),
   otps: makeOtpStore(db, tableName('otps')),
-  gateway: runtime.gateway,
-  hashKey: async () => (await runtime.secrets()).otpHashKey,
+  channels: runtime.otpChannels,
+  deliveries: runtime.deliveries,
+  keys: runtime.secrets,
   clock: systemClock(),
+  mode: env.APP_MODE,
   settings: {
     ttlSeconds: env.OTP_TTL_SECONDS,
     resendSeconds: env.OTP_RESEND_SECONDS,
     maxPerHour: env.OTP_MAX_PER_HOUR,
     maxPerDay: env.OTP_MAX_PER_DAY,
     maxPerIpPerHour: env.OTP_MAX_PER_IP_PER_HOUR,
+    smsOfferAfterSeconds: env.OTP_SMS_OFFER_AFTER_SECONDS,
   },
 });

@@ -52,9 +52,54 @@ export async function readVerification(
       algorithms: ['HS256'],
       currentDate: now,
     });
-    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return undefined;
+    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number')
+      return undefined;
     return { phone: payload.sub, id: payload.jti, expiresAt: payload.exp };
   } catch {
     return undefined;
   }
+}
+
+/** What a delivery handle names: the message a send produced, and when it was issued. */
+export interface DeliveryHandle {
+  readonly channel: 'whatsapp' | 'sms';
+  readonly messageId: string;
+  /** Epoch seconds. */
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+const handleKey = (key: string) => createHmac('sha256', key).update('membership/delivery-handle/v1').digest();
+const handleMac = (key: string, payload: string, phone: string) =>
+  createHmac('sha256', handleKey(key)).update(`${payload}.${phone}`).digest('base64url');
+
+/**
+ * An opaque, short-lived handle for the page to ask how its code is doing (and to switch
+ * it to SMS). Bound to the number by its MAC: useless with another number, and it names
+ * only the provider's message id, never who asked.
+ */
+export function signDeliveryHandle(key: string, phone: string, handle: DeliveryHandle): string {
+  const payload = Buffer.from(
+    JSON.stringify({ c: handle.channel, m: handle.messageId, i: handle.issuedAt, e: handle.expiresAt }),
+  ).toString('base64url');
+  return `v1.${payload}.${handleMac(key, payload, phone)}`;
+}
+
+/** The handle's content when it was issued for `phone` by us and has not expired; else undefined. */
+export function readDeliveryHandle(key: string, phone: string, handle: string, now: Date): DeliveryHandle | undefined {
+  const [version, payload, mac, ...rest] = handle.split('.');
+  if (version !== 'v1' || !payload || !mac || rest.length > 0) return undefined;
+  if (!sameHash(mac, handleMac(key, payload, phone))) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const { c, m, i, e } = (value ?? {}) as Record<string, unknown>;
+  if ((c !== 'whatsapp' && c !== 'sms') || typeof m !== 'string' || typeof i !== 'number' || typeof e !== 'number') {
+    return undefined;
+  }
+  if (e * 1000 <= now.getTime()) return undefined;
+  return { channel: c, messageId: m, issuedAt: i, expiresAt: e };
 }

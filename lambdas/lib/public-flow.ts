@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DeliveryStore, makeDeliveryStore } from '../adapters/deliveries';
 import { makeSecretsLoader, type Secrets, secretsEnvSchema } from '../adapters/secrets';
-import { makeWhatsAppGateway, type MessageGateway, WhatsAppError } from '../adapters/whatsapp';
+import { makeSmsGateway, type SmsGateway } from '../adapters/sms';
+import { makeWhatsAppGateway, type MessageGateway } from '../adapters/whatsapp';
+import { makeWhatsAppRecipients, type WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import { makeDocumentClient } from './dynamo';
-import { parseEnv, publicFlowEnvSchema, type PublicFlowEnv } from './env';
-import { AppError } from './http';
+import { parseEnv, publicFlowEnvSchema, type PublicFlowEnv, tableName } from './env';
+import { makeOtpChannels, type OtpChannels } from './otp-channels';
 
 // What every public-flow handler is wired from: its settings, one DynamoDB client, the
 // secrets (read once, cached) and the message gateway built from them.
@@ -13,15 +16,55 @@ export interface PublicFlowRuntime {
   readonly db: DynamoDBDocumentClient;
   readonly secrets: () => Promise<Secrets>;
   readonly gateway: () => Promise<MessageGateway>;
+  /** SMS through End User Messaging SMS with the stage's DLT settings. */
+  readonly sms: () => Promise<SmsGateway>;
+  /** Delivery status of accepted messages (needs the deliveries table: read lazily). */
+  readonly deliveries: () => DeliveryStore;
+  /** Unique WhatsApp recipients of the last 24 hours, against the messaging tier. */
+  readonly recipients: () => WhatsAppRecipients;
+  /** The stage's channels for a code, with the fallback. */
+  readonly otpChannels: () => OtpChannels;
 }
 
 export function publicFlowRuntime(processEnv: NodeJS.ProcessEnv = process.env): PublicFlowRuntime {
   const env = parseEnv(publicFlowEnvSchema, processEnv);
   const secrets = makeSecretsLoader(parseEnv(secretsEnvSchema, processEnv));
-  return {
+  const db = makeDocumentClient(env);
+  const once = <T>(make: () => T): (() => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  const sms = once(() =>
+    makeSmsGateway({
+      region: env.AWS_REGION,
+      ...(env.SMS_ENDPOINT && { endpoint: env.SMS_ENDPOINT }),
+      originationIdentity: env.SMS_ORIGINATION_IDENTITY,
+      configurationSet: env.SMS_CONFIGURATION_SET,
+      entityId: env.SMS_ENTITY_ID,
+      timeoutMs: env.SMS_TIMEOUT_MS,
+    }),
+  );
+  const deliveries = once(() => makeDeliveryStore(db, tableName('deliveries', processEnv)));
+  const recipients = once(() =>
+    makeWhatsAppRecipients(db, tableName('deliveries', processEnv), async () => (await secrets()).otpHashKey),
+  );
+  const runtime: PublicFlowRuntime = {
     env,
-    db: makeDocumentClient(env),
+    db,
     secrets,
+    sms: () => Promise.resolve(sms()),
+    deliveries,
+    recipients,
+    otpChannels: once(() =>
+      makeOtpChannels({
+        mode: env.OTP_CHANNELS,
+        whatsapp: runtime.gateway,
+        sms: runtime.sms,
+        smsTemplates: env.SMS_TEMPLATES === '' ? undefined : env.SMS_TEMPLATES,
+        recipients: recipients(),
+        tierLimit: env.WHATSAPP_TIER_UNIQUE_PER_24H,
+      }),
+    ),
     gateway: async () => {
       const s = await secrets();
       return makeWhatsAppGateway({
@@ -39,21 +82,7 @@ export function publicFlowRuntime(processEnv: NodeJS.ProcessEnv = process.env): 
       });
     },
   };
-}
-
-/** The spec's messages for a failed OTP send. */
-export function otpSendError(error: unknown): AppError {
-  if (!(error instanceof WhatsAppError)) return new AppError('WHATSAPP_SEND_FAILED');
-  switch (error.failure) {
-    case 'not-configured':
-      return new AppError('WHATSAPP_NOT_CONFIGURED');
-    case 'invalid-phone-number-id':
-      return new AppError('WHATSAPP_INVALID_PHONE_NUMBER_ID');
-    case 'network':
-      return new AppError('NETWORK_ERROR');
-    case 'provider':
-      return new AppError('WHATSAPP_SEND_FAILED', { ...(error.provider.code && { providerCode: error.provider.code }) }, error.provider.message);
-  }
+  return runtime;
 }
 
 /** Client addresses are kept only as a hash in rate-limit keys. */

@@ -1,0 +1,119 @@
+import {
+  PinpointSMSVoiceV2Client,
+  SendTextMessageCommand,
+  type SendTextMessageCommandInput,
+} from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { SmsTemplate } from '../lib/env';
+
+// The SMS side of the message gateway: AWS End User Messaging SMS (SendTextMessage) with
+// India's DLT parameters. TRAI's DLT rules: every commercial SMS to an Indian number
+// names the registered principal entity (IN_ENTITY_ID) and a registered content
+// template (IN_TEMPLATE_ID), goes from a registered header (the sender id, our
+// OriginationIdentity), and its text must match the registered template, where each
+// `{#var#}` stands for up to 30 characters. An OTP is TRANSACTIONAL (Service Implicit).
+
+export type SmsFailure = 'not-configured' | 'throttled' | 'rejected' | 'network' | 'provider';
+
+export class SmsError extends Error {
+  constructor(
+    readonly failure: SmsFailure,
+    /** The service's exception name (ThrottlingException, ValidationException, ...). */
+    readonly providerCode?: string,
+  ) {
+    super(`SMS send failed: ${failure}${providerCode ? ` (${providerCode})` : ''}`);
+    this.name = 'SmsError';
+  }
+}
+
+export interface SmsGateway {
+  /** Sends `template` with its `{#var#}` replaced by `variables` in order; resolves with the MessageId. */
+  send(to: string, template: SmsTemplate, variables: readonly string[]): Promise<string>;
+}
+
+export interface SmsConfig {
+  readonly region: string;
+  /** Local mode only: the SMS sandbox. */
+  readonly endpoint?: string;
+  readonly originationIdentity: string;
+  readonly configurationSet: string;
+  readonly entityId: string;
+  readonly timeoutMs: number;
+}
+
+export const DLT_VARIABLE = '{#var#}';
+/** DLT's length limit of one variable. */
+export const DLT_VARIABLE_MAX = 30;
+
+/** The registered text with each `{#var#}` filled in order; refuses what DLT scrubbing would block. */
+export function renderSmsTemplate(template: SmsTemplate, variables: readonly string[]): string {
+  const parts = template.text.split(DLT_VARIABLE);
+  if (parts.length - 1 !== variables.length) {
+    throw new SmsError('rejected', `template ${template.templateId} takes ${parts.length - 1} variable(s)`);
+  }
+  if (variables.some((v) => v.length === 0 || v.length > DLT_VARIABLE_MAX)) {
+    throw new SmsError('rejected', `a DLT variable holds 1 to ${DLT_VARIABLE_MAX} characters`);
+  }
+  return parts.reduce((text, part, i) => text + part + (variables[i] ?? ''), '');
+}
+
+const throttled = new Set(['ThrottlingException', 'ServiceQuotaExceededException']);
+const rejected = new Set([
+  'ValidationException',
+  'ConflictException',
+  'ResourceNotFoundException',
+  'AccessDeniedException',
+]);
+
+export function isSmsConfigured(
+  config: Pick<SmsConfig, 'originationIdentity' | 'configurationSet' | 'entityId'>,
+): boolean {
+  return Boolean(config.originationIdentity && config.configurationSet && config.entityId);
+}
+
+export function makeSmsClient(config: Pick<SmsConfig, 'region' | 'endpoint'>): PinpointSMSVoiceV2Client {
+  return new PinpointSMSVoiceV2Client({
+    region: config.region,
+    ...(config.endpoint && {
+      endpoint: config.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+    // One try: the caller decides (the OTP falls back or answers; the queue retries).
+    maxAttempts: 1,
+  });
+}
+
+export function makeSmsGateway(
+  config: SmsConfig,
+  client: PinpointSMSVoiceV2Client = makeSmsClient(config),
+): SmsGateway {
+  return {
+    async send(to, template, variables) {
+      if (!isSmsConfigured(config)) throw new SmsError('not-configured');
+      const input: SendTextMessageCommandInput = {
+        DestinationPhoneNumber: `+${to}`,
+        OriginationIdentity: config.originationIdentity,
+        MessageBody: renderSmsTemplate(template, variables),
+        MessageType: 'TRANSACTIONAL',
+        ConfigurationSetName: config.configurationSet,
+        DestinationCountryParameters: { IN_ENTITY_ID: config.entityId, IN_TEMPLATE_ID: template.templateId },
+      };
+      let messageId: string | undefined;
+      try {
+        const result = await client.send(new SendTextMessageCommand(input), {
+          abortSignal: AbortSignal.timeout(config.timeoutMs),
+        });
+        messageId = result.MessageId;
+      } catch (error) {
+        const name = error instanceof Error ? error.name : '';
+        if (throttled.has(name)) throw new SmsError('throttled', name);
+        if (rejected.has(name)) throw new SmsError('rejected', name);
+        if (name === 'AbortError' || name === 'TimeoutError' || /ECONN|ETIMEDOUT|socket/i.test(String(error))) {
+          throw new SmsError('network', name || undefined);
+        }
+        throw new SmsError('provider', name || undefined);
+      }
+      if (!messageId) throw new SmsError('provider', 'NoMessageId');
+      return messageId;
+    },
+  };
+}
