@@ -1,8 +1,24 @@
 import type { Strings } from './strings';
 
-// English strings of the application form and the confirmation: a chunk of their own,
-// fetched with the form step (the first view has only the number and code steps).
+// English strings of the later steps (the code step's channel and delivery lines, the
+// application form, the confirmation): a chunk of their own, fetched as the visitor types
+// the number; the first view has only the number step's.
 export const enForm = {
+  // The code step's channel, delivery and SMS lines: they load with the later steps' strings
+  // (fetched as the visitor types the number), not with the first view.
+  code: {
+    smsSentTo: 'OTP sent by SMS to {{number}}',
+    fellBack: 'WhatsApp could not take the message, so the OTP was sent by SMS to {{number}}',
+    switched: 'A new OTP was sent by SMS to {{number}}. The earlier code no longer works.',
+    smsHint: 'Check your SMS messages for the code. It is valid for 5 minutes.',
+    verify: 'Verify OTP',
+    delivered: 'Delivered',
+    notReceived: "Didn't get it?",
+    sendBySms: 'Send by SMS',
+    sendingBySms: 'Sending by SMS...',
+    whatsappFailed: 'The WhatsApp message did not reach your phone.',
+    whatsappFailedNoSms: 'The WhatsApp message did not reach your phone. Check that this number has WhatsApp, then resend the OTP.',
+  },
   form: {
     heading: 'Join the Movement',
     description:

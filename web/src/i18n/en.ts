@@ -49,6 +49,17 @@ export const en = {
     minutes_one: 'Please try again in {{count}} minute.',
     minutes_other: 'Please try again in {{count}} minutes.',
   },
+  // A busy service: errors.SERVICE_BUSY is said while the page tries again; this once it stops.
+  busy: {
+    failed: 'Many people are applying right now. Please try again in a minute.',
+  },
+  // What the visitor reads for a failed send, instead of the provider's or an operator's words.
+  sendFailure: {
+    unavailable: 'We cannot send codes right now. Please try again in a few minutes.',
+    noWhatsapp: 'This number does not seem to have WhatsApp. Check the number and try again.',
+    whatsappHelp: 'Check that the number is right and has WhatsApp, then try again in a minute.',
+    smsPossible: 'Try again: if WhatsApp cannot take it, the code will come by SMS.',
+  },
   health: {
     loading: 'Checking service…',
     ok: 'Service online',

@@ -2,6 +2,20 @@ import type { FormMessages } from './en-form';
 
 // Tamil strings of the application form and the confirmation (see en-form.ts).
 export const taForm: FormMessages = {
+  code: {
+    smsSentTo: 'SMS மூலம் OTP அனுப்பப்பட்ட எண்: {{number}}',
+    fellBack: 'வாட்ஸ்அப் மூலம் அனுப்ப இயலவில்லை; எனவே OTP, SMS மூலம் {{number}} எண்ணுக்கு அனுப்பப்பட்டது',
+    switched: 'புதிய OTP, SMS மூலம் {{number}} எண்ணுக்கு அனுப்பப்பட்டது. முந்தைய குறியீடு இனி செல்லாது.',
+    smsHint: 'உங்கள் குறியீடு அடங்கிய குறுஞ்செய்தியை (SMS) பாருங்கள். அது 5 நிமிடங்களுக்குச் செல்லுபடியாகும்.',
+    verify: 'OTP-ஐச் சரிபார்க்கவும்',
+    delivered: 'சென்றடைந்தது',
+    notReceived: 'OTP வரவில்லையா?',
+    sendBySms: 'SMS மூலம் அனுப்பவும்',
+    sendingBySms: 'SMS மூலம் அனுப்பப்படுகிறது...',
+    whatsappFailed: 'வாட்ஸ்அப் செய்தி உங்கள் கைபேசியைச் சென்றடையவில்லை.',
+    whatsappFailedNoSms:
+      'வாட்ஸ்அப் செய்தி உங்கள் கைபேசியைச் சென்றடையவில்லை. இந்த எண்ணில் வாட்ஸ்அப் உள்ளதா எனச் சரிபார்த்து, OTP-ஐ மீண்டும் அனுப்பவும்.',
+  },
   form: {
     heading: 'இயக்கத்தில் இணையுங்கள்',
     description:

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -84,7 +84,17 @@ describe('mobile number entry', () => {
     const user = userEvent.setup();
     const onSent = vi.fn();
     const fetchMock = vi.fn<typeof fetch>(() =>
-      Promise.resolve(jsonResponse(200, { sentTo: '9876543210', expiresInSeconds: 300, resendAfterSeconds: 60 })),
+      Promise.resolve(
+        jsonResponse(200, {
+          sentTo: '9876543210',
+          channel: 'whatsapp',
+          fellBack: false,
+          deliveryHandle: 'v1.p.m',
+          expiresInSeconds: 300,
+          resendAfterSeconds: 60,
+          smsOfferAfterSeconds: 30,
+        }),
+      ),
     );
     vi.stubGlobal('fetch', fetchMock);
     renderWithI18n(<Harness onSent={onSent} />);
@@ -92,11 +102,114 @@ describe('mobile number entry', () => {
     await user.click(send());
 
     await waitFor(() => expect(onSent).toHaveBeenCalledOnce());
-    expect(onSent.mock.calls[0]?.[0]).toMatchObject({ mobile: '9876543210', sentTo: '9876543210' });
+    expect(onSent.mock.calls[0]?.[0]).toMatchObject({
+      mobile: '9876543210',
+      otp: { sentTo: '9876543210', channel: 'whatsapp', handle: 'v1.p.m' },
+    });
     expect(execute).toHaveBeenCalledWith('test-site-key', { action: 'send_otp' });
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe('/api/otp/request');
-    expect(JSON.parse(init?.body as string)).toEqual({ mobile: '9876543210', captchaToken: 'dev.send_otp.0.9' });
+    // The page's language goes along: an SMS goes in Tamil where a Tamil template is registered.
+    expect(JSON.parse(init?.body as string)).toEqual({
+      mobile: '9876543210',
+      captchaToken: 'dev.send_otp.0.9',
+      language: 'en',
+    });
+  });
+
+  it('says it is busy and trying again while API Gateway throttles, then goes on', async () => {
+    const user = userEvent.setup();
+    const onSent = vi.fn();
+    let calls = 0;
+    let answer: (response: Response) => void = () => undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() => {
+        calls += 1;
+        if (calls === 1) return Promise.resolve(jsonResponse(429, { message: 'Too Many Requests' }));
+        return new Promise<Response>((resolve) => (answer = resolve));
+      }),
+    );
+    renderWithI18n(<Harness onSent={onSent} />, 'ta');
+    await user.type(screen.getByLabelText('கைபேசி எண்'), '9876543210');
+    await user.click(screen.getByRole('button', { name: 'வாட்ஸ்அப் OTP அனுப்பவும்' }));
+    // The first wait is at most half a second; the notice is up meanwhile, in the page's language.
+    expect((await screen.findByText('இப்போது பலர் ஒரே நேரத்தில் விண்ணப்பிக்கிறார்கள். மீண்டும் முயல்கிறோம்…')).getAttribute('role')).toBe(
+      'status',
+    );
+    await waitFor(() => expect(calls).toBe(2), { timeout: 2000 });
+    answer(
+      jsonResponse(200, {
+        sentTo: '9876543210',
+        channel: 'sms',
+        fellBack: false,
+        deliveryHandle: 'v1.p.m',
+        expiresInSeconds: 300,
+        resendAfterSeconds: 60,
+        smsOfferAfterSeconds: null,
+      }),
+    );
+    await waitFor(() => expect(onSent).toHaveBeenCalledOnce());
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('tells a visitor whose number has no WhatsApp what to do, without the provider text', async () => {
+    const user = userEvent.setup();
+    const refuse = (smsAvailable: boolean) =>
+      jsonResponse(400, {
+        error: {
+          code: 'WHATSAPP_UNDELIVERABLE',
+          message: 'Failed to send WhatsApp OTP (#131026) Message undeliverable',
+          providerCode: 131026,
+          ...(smsAvailable && { smsAvailable }),
+        },
+      });
+    let smsAvailable = false;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() => Promise.resolve(refuse(smsAvailable))),
+    );
+    const { i18n } = renderWithI18n(<Harness />);
+    await user.type(input(), '9876543210');
+    await user.click(send());
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This number does not seem to have WhatsApp. Check the number and try again.',
+    );
+    // The message already shown follows a language switch at once.
+    await act(() => i18n.changeLanguage('ta'));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'இந்த எண்ணில் வாட்ஸ்அப் இல்லை எனத் தெரிகிறது. எண்ணைச் சரிபார்த்து மீண்டும் முயலவும்.',
+    );
+    await act(() => i18n.changeLanguage('en'));
+
+    smsAvailable = true;
+    await user.click(send());
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'This number does not seem to have WhatsApp. Check the number, or get the code by SMS.' +
+          'Try again: if WhatsApp cannot take it, the code will come by SMS.',
+      ),
+    );
+    expect(screen.getByRole('alert').textContent).not.toContain('131026');
+  });
+
+  it('says an operator fault as "try later", never its settings', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() =>
+        Promise.resolve(
+          jsonResponse(500, { error: { code: 'WHATSAPP_INVALID_PHONE_NUMBER_ID', message: 'Invalid Phone Number ID' } }),
+        ),
+      ),
+    );
+    renderWithI18n(<Harness />, 'ta');
+    await user.type(screen.getByLabelText('கைபேசி எண்'), '9876543210');
+    await user.click(screen.getByRole('button', { name: 'வாட்ஸ்அப் OTP அனுப்பவும்' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'இப்போது குறியீடுகளை அனுப்ப இயலவில்லை. சில நிமிடங்கள் கழித்து மீண்டும் முயலவும்.',
+    );
   });
 
   it('shows the sending state while the request is in flight, then the wait in seconds', async () => {

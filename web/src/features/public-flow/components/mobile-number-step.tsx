@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isValidMobile, sanitizeMobileInput } from '../../../../../rules/phone';
 import { requestOtp } from '../api/request-otp';
 import { useCaptcha } from '../hooks/use-captcha';
+import { type OtpSnapshot, otpSnapshotOf } from '../utils/flow-storage';
 import { type Failure, FailureMessage, failureOf } from './failure-message';
 import { fieldAria } from './form-field';
 
@@ -19,9 +20,8 @@ export function mobileFromInput(raw: string): string {
 
 export interface OtpSent {
   readonly mobile: string;
-  readonly sentTo: string;
-  /** Epoch ms from which another code may be asked for. */
-  readonly resendAt: number;
+  /** Where the code went, by which channel, and when another may be asked for. */
+  readonly otp: OtpSnapshot;
 }
 
 interface MobileNumberStepProps {
@@ -32,14 +32,16 @@ interface MobileNumberStepProps {
   readonly onSent: (sent: OtpSent) => void;
 }
 
-/** Step 1: the visitor's mobile number and the button that sends a WhatsApp code. */
+/** Step 1: the visitor's mobile number and the button that sends the code (by WhatsApp, or SMS). */
 export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, onSent }: MobileNumberStepProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [touched, setTouched] = useState(false);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
+  // The service is busy and the request is being tried again.
+  const [retrying, setRetrying] = useState(false);
   // The captcha script loads when the visitor starts on the number (or has already).
   const [engaged, setEngaged] = useState(mobile !== '');
   const captcha = useCaptcha(engaged);
@@ -67,13 +69,15 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
         setFailure({ code: 'CAPTCHA_FAILED' });
         return;
       }
-      const sent = await requestOtp({ mobile, captchaToken });
-      onSent({ mobile, sentTo: sent.sentTo, resendAt: Date.now() + sent.resendAfterSeconds * 1000 });
+      const language = i18n.resolvedLanguage === 'ta' ? 'ta' : 'en';
+      const sent = await requestOtp({ mobile, captchaToken, language }, { onRetry: () => setRetrying(true) });
+      onSent({ mobile, otp: otpSnapshotOf(sent, Date.now()) });
     } catch (error) {
       setFailure(failureOf(error));
       inputRef.current?.focus();
     } finally {
       setSending(false);
+      setRetrying(false);
     }
   };
 
@@ -129,6 +133,11 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
         {sending ? t('step1.sending') : t('step1.send')}
       </button>
       <div className="step-messages">
+        {retrying && (
+          <p className="field-hint busy-notice" role="status">
+            {t('errors.SERVICE_BUSY')}
+          </p>
+        )}
         {captcha.state === 'loading' && valid && (
           <p className="field-hint" role="status">
             {t('step1.captchaLoading')}

@@ -3,38 +3,53 @@ import { useTranslation } from 'react-i18next';
 import { requestOtp } from '../api/request-otp';
 import { verifyOtp } from '../api/verify-otp';
 import { useCaptcha } from '../hooks/use-captcha';
+import { useDeliveryStatus } from '../hooks/use-delivery-status';
 import { digitsOnly } from '../utils/application-form-values';
-import type { Verification } from '../utils/flow-storage';
+import { type OtpSnapshot, otpSnapshotOf, type Verification } from '../utils/flow-storage';
 import { type Failure, FailureMessage, failureOf } from './failure-message';
 
 interface OtpCodeStepProps {
   readonly mobile: string;
-  readonly sentTo: string;
-  readonly resendAt: number;
+  /** Where and how the code went (kept in sessionStorage across a reload). */
+  readonly otp: OtpSnapshot;
   /** Focus the code field on mount (after the code was just sent, not after a reload). */
   readonly autoFocus: boolean;
   readonly onVerified: (verification: Verification) => void;
-  readonly onResent: (resendAt: number) => void;
+  /** A new code went (a resend, a switch to SMS), or the wait for one changed. */
+  readonly onResent: (otp: OtpSnapshot) => void;
   readonly onChangeNumber: () => void;
+  /** How often the delivery status is asked (tests shorten it). */
+  readonly pollIntervalMs?: number;
 }
 
-/** Step 1, once the code is sent: the 6-digit code, verify, resend, change the number. */
+/**
+ * Step 1, once the code is sent: where it went (WhatsApp or SMS), whether it was delivered,
+ * the 6-digit code, verify, resend, "Didn't get it? Send by SMS", change the number.
+ */
 export function OtpCodeStep({
   mobile,
-  sentTo,
-  resendAt,
+  otp,
   autoFocus,
   onVerified,
   onResent,
   onChangeNumber,
+  pollIntervalMs,
 }: OtpCodeStepProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState<'verifying' | 'resending' | null>(null);
+  const [busy, setBusy] = useState<'verifying' | 'resending' | 'switching' | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
+  // The service is busy and a send is being tried again.
+  const [retrying, setRetrying] = useState(false);
+  // The server refused the switch for this handle: the offer goes.
+  const [refusedHandle, setRefusedHandle] = useState<string | undefined>();
   const captcha = useCaptcha();
+  const delivery = useDeliveryStatus(mobile, otp, pollIntervalMs);
+  const { sentTo, resendAt, channel } = otp;
+  const number = `+91\u00a0${sentTo}`;
+  const language = i18n.resolvedLanguage === 'ta' ? 'ta' : 'en';
 
   useEffect(() => {
     if (autoFocus) inputRef.current?.focus();
@@ -59,25 +74,40 @@ export function OtpCodeStep({
     }
   };
 
-  const resend = async () => {
-    setBusy('resending');
+  /** Resend, or (with the WhatsApp send's handle) ask for the code by SMS instead: a fresh captcha token either way. */
+  const send = async (kind: 'resending' | 'switching') => {
+    setBusy(kind);
     setFailure(null);
+    const switchToSms = kind === 'switching' ? otp.handle : undefined;
     try {
       const captchaToken = await captcha.token().catch(() => {
         throw new CaptchaFailure();
       });
-      const sent = await requestOtp({ mobile, captchaToken });
+      const sent = await requestOtp(
+        { mobile, captchaToken, language, ...(switchToSms && { switchToSms }) },
+        { onRetry: () => setRetrying(true) },
+      );
       setCode('');
-      onResent(Date.now() + sent.resendAfterSeconds * 1000);
+      onResent(otpSnapshotOf(sent, Date.now(), switchToSms !== undefined));
       inputRef.current?.focus();
     } catch (error) {
       const next = error instanceof CaptchaFailure ? { code: 'CAPTCHA_FAILED' } : failureOf(error);
       setFailure(next);
-      if (next.code === 'RATE_LIMITED' && next.retryAfterSeconds) onResent(Date.now() + next.retryAfterSeconds * 1000);
+      if (next.code === 'RATE_LIMITED' && next.retryAfterSeconds) {
+        onResent({ ...otp, resendAt: Date.now() + next.retryAfterSeconds * 1000 });
+      }
+      if (switchToSms && (next.code === 'SMS_SWITCH_NOT_ALLOWED' || next.code === 'DELIVERY_HANDLE_INVALID')) {
+        setRefusedHandle(switchToSms);
+      }
     } finally {
-      setBusy((current) => (current === 'resending' ? null : current));
+      setRetrying(false);
+      setBusy((current) => (current === kind ? null : current));
     }
   };
+
+  const delivered = delivery.status === 'delivered' || delivery.status === 'read';
+  const offerSms = channel === 'whatsapp' && delivery.smsOffer && !delivered && otp.handle !== refusedHandle;
+  const whatsappFailed = channel === 'whatsapp' && delivery.status === 'failed';
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -90,15 +120,45 @@ export function OtpCodeStep({
       <h2 id={headingId} className="step-heading">
         {t('step1.heading')}
       </h2>
-      <p className="alert alert-success" role="status">
-        {t('step1.otpSentTo')} <span className="nowrap">+91 {sentTo}</span>
+      <div className="sent-info">
+      <p className="alert alert-success" role="status" data-channel={channel}>
+        {channel === 'whatsapp' ? (
+          <>
+            {t('step1.otpSentTo')} <span className="nowrap">+91 {sentTo}</span>
+          </>
+        ) : (
+          t(otp.switched ? 'code.switched' : otp.fellBack ? 'code.fellBack' : 'code.smsSentTo', { number })
+        )}
       </p>
+      <p className="delivery-state" role="status" data-testid="delivery-state">
+        {delivered && (
+          <>
+            <span aria-hidden="true">✓ </span>
+            {t('code.delivered')}
+          </>
+        )}
+      </p>
+      </div>
+      {whatsappFailed && !offerSms && <p className="alert alert-error">{t('code.whatsappFailedNoSms')}</p>}
+      {offerSms && (
+        <div className="sms-offer" data-testid="sms-offer">
+          <p className="sms-offer-text">{whatsappFailed ? t('code.whatsappFailed') : t('code.notReceived')}</p>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={busy !== null || captcha.state !== 'ready'}
+            onClick={() => void send('switching')}
+          >
+            {busy === 'switching' ? t('code.sendingBySms') : t('code.sendBySms')}
+          </button>
+        </div>
+      )}
       <div className="field">
         <label htmlFor={inputId} className="field-label">
           {t('step1.otpLabel')}
         </label>
         <p id={`${inputId}-hint`} className="field-hint">
-          {t('step1.otpHint')}
+          {channel === 'whatsapp' ? t('step1.otpHint') : t('code.smsHint')}
         </p>
         <input
           ref={inputRef}
@@ -117,16 +177,23 @@ export function OtpCodeStep({
         />
       </div>
       <button type="submit" className="button button-primary" disabled={!complete || busy !== null}>
-        {busy === 'verifying' ? t('step1.verifying') : t('step1.verify')}
+        {busy === 'verifying' ? t('step1.verifying') : channel === 'whatsapp' ? t('step1.verify') : t('code.verify')}
       </button>
-      <div className="step-messages">{failure && <FailureMessage id={`${inputId}-error`} failure={failure} />}</div>
+      <div className="step-messages">
+        {retrying && (
+          <p className="field-hint busy-notice" role="status">
+            {t('errors.SERVICE_BUSY')}
+          </p>
+        )}
+        {failure && <FailureMessage id={`${inputId}-error`} failure={failure} />}
+      </div>
       <div className="step-links">
         <ResendButton
           key={resendAt}
           resendAt={resendAt}
           busy={busy === 'resending'}
           disabled={busy !== null || captcha.state !== 'ready'}
-          onResend={() => void resend()}
+          onResend={() => void send('resending')}
         />
         <button type="button" className="button button-link" disabled={busy === 'verifying'} onClick={onChangeNumber}>
           {t('step1.changeNumber')}

@@ -32,7 +32,17 @@ beforeEach(() => {
     execute: (_key, { action }) => Promise.resolve(`dev.${action}.0.9`),
   };
   routes = {
-    '/api/otp/request': () => jsonResponse(200, { sentTo: MOBILE, expiresInSeconds: 300, resendAfterSeconds: 60 }),
+    '/api/otp/request': () =>
+      jsonResponse(200, {
+        sentTo: MOBILE,
+        channel: 'whatsapp',
+        fellBack: false,
+        deliveryHandle: 'v1.handle.mac',
+        expiresInSeconds: 300,
+        resendAfterSeconds: 60,
+        smsOfferAfterSeconds: 30,
+      }),
+    '/api/otp/status': () => jsonResponse(200, { channel: 'whatsapp', status: 'sent', smsOffer: false }),
     '/api/otp/verify': (body) =>
       body.code === RIGHT_CODE
         ? jsonResponse(200, { verificationToken: 'signed-token', expiresAt: inHalfAnHour() })
@@ -106,7 +116,7 @@ describe('public flow: number and code', () => {
     await user.click(screen.getByRole('button', { name: 'Send WhatsApp OTP' }));
 
     const code = await screen.findByLabelText<HTMLInputElement>('Enter the 6-digit OTP');
-    expect(screen.getByRole('status').textContent).toBe(`OTP sent to WhatsApp number: +91 ${MOBILE}`);
+    expect(screen.getAllByRole('status')[0]?.textContent).toBe(`OTP sent to WhatsApp number: +91 ${MOBILE}`);
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
     expect(code.inputMode).toBe('numeric');
     expect(document.activeElement).toBe(code);
@@ -169,7 +179,7 @@ describe('public flow: number and code', () => {
     await waitFor(() => expect(resend.disabled).toBe(false));
     await user.click(resend);
     await waitFor(() =>
-      expect(bodiesOf('/api/otp/request')).toEqual([{ mobile: MOBILE, captchaToken: 'dev.send_otp.0.9' }]),
+      expect(bodiesOf('/api/otp/request')).toEqual([{ mobile: MOBILE, captchaToken: 'dev.send_otp.0.9', language: 'en' }]),
     );
     await waitFor(() => expect(screen.getByTestId('resend-otp').textContent).toMatch(/^Resend OTP in /));
   });

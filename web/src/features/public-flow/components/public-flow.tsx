@@ -16,9 +16,10 @@ import { MembershipIntro } from './membership-intro';
 import { MobileNumberStep, type OtpSent } from './mobile-number-step';
 
 // The first view is the number step alone; each later step is a chunk of its own. The
-// code step is fetched when the visitor types a digit. The form step (its checks with
-// zod, the 234 constituencies) and the confirmation are fetched while the visitor waits
-// for the WhatsApp code, so they are there when the code is right.
+// code step (its delivery polling and SMS offer) and the later steps' strings are fetched
+// when the visitor types a digit. The form step (its checks with zod, the 234
+// constituencies) and the confirmation are fetched while the visitor waits for the code,
+// so they are there when the code is right.
 const loadCodeStep = () => import('./otp-code-step');
 const loadFormStep = () => import('./application-form-step');
 const loadConfirmation = () => import('./confirmation');
@@ -64,6 +65,8 @@ export function PublicFlow() {
     };
   }, [needsForm, i18n]);
   const loading = <Spinner label={t('shell.loading')} />;
+  // Fetched ahead as the number was typed: no spinner flash on the way to the code step.
+  const laterStrings = formStrings || i18n.exists('form.submit', { lng: i18n.language, fallbackLng: false });
 
   useEffect(() => {
     if (submitted || isBlank(snapshot)) clearFlow();
@@ -81,7 +84,7 @@ export function PublicFlow() {
 
   const onSent = (sent: OtpSent) => {
     setNotice(null);
-    go({ ...snapshot, step: 'code', mobile: sent.mobile, otp: { sentTo: sent.sentTo, resendAt: sent.resendAt } });
+    go({ ...snapshot, step: 'code', mobile: sent.mobile, otp: sent.otp });
   };
 
   const onVerified = (verification: Verification) => {
@@ -135,17 +138,18 @@ export function PublicFlow() {
         )}
         {snapshot.step === 'code' && snapshot.otp ? (
           <Suspense fallback={loading}>
-            <OtpCodeStep
-              mobile={snapshot.mobile}
-              sentTo={snapshot.otp.sentTo}
-              resendAt={snapshot.otp.resendAt}
-              autoFocus={moved}
-              onVerified={onVerified}
-              onResent={(resendAt) =>
-                setSnapshot((current) => (current.otp ? { ...current, otp: { ...current.otp, resendAt } } : current))
-              }
-              onChangeNumber={onChangeNumber}
-            />
+            {laterStrings ? (
+              <OtpCodeStep
+                mobile={snapshot.mobile}
+                otp={snapshot.otp}
+                autoFocus={moved}
+                onVerified={onVerified}
+                onResent={(otp) => setSnapshot((current) => (current.step === 'code' ? { ...current, otp } : current))}
+                onChangeNumber={onChangeNumber}
+              />
+            ) : (
+              loading
+            )}
           </Suspense>
         ) : (
           <MobileNumberStep
@@ -153,6 +157,7 @@ export function PublicFlow() {
             autoFocus={moved}
             onMobileChange={(mobile) => {
               void loadCodeStep();
+              loadFormStrings(i18n).catch(() => undefined); // Again at the code step, if offline now.
               setSnapshot((current) => ({ ...current, mobile }));
             }}
             onSent={onSent}

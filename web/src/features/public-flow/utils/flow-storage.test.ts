@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyForm } from './application-form';
-import { clearFlow, FLOW_STORAGE_KEY, type FlowSnapshot, readFlow, writeFlow } from './flow-storage';
+import { clearFlow, FLOW_STORAGE_KEY, type FlowSnapshot, otpSnapshotOf, readFlow, writeFlow } from './flow-storage';
 
 afterEach(() => sessionStorage.clear());
 
@@ -35,15 +35,51 @@ describe('the flow kept in sessionStorage', () => {
     expect(restored.snapshot).toEqual({ step: 'mobile', mobile: '9876543210', form: formStep.form });
   });
 
-  it('restores the code step with its number and resend time', () => {
+  it('restores the code step with its number, resend time, channel and delivery handle', () => {
     const codeStep: FlowSnapshot = {
       step: 'code',
       mobile: '9876543210',
-      otp: { sentTo: '9876543210', resendAt: 1 },
+      otp: otpSnapshotOf(
+        {
+          sentTo: '9876543210',
+          channel: 'sms',
+          fellBack: true,
+          deliveryHandle: 'v1.payload.mac',
+          expiresInSeconds: 300,
+          resendAfterSeconds: 60,
+          smsOfferAfterSeconds: null,
+        },
+        now.getTime(),
+      ),
       form: emptyForm,
     };
     writeFlow(codeStep);
     expect(readFlow(now).snapshot).toEqual(codeStep);
+    expect(codeStep.otp).toEqual({
+      sentTo: '9876543210',
+      resendAt: now.getTime() + 60_000,
+      channel: 'sms',
+      fellBack: true,
+      switched: false,
+      handle: 'v1.payload.mac',
+      expiresAt: now.getTime() + 300_000,
+      smsOfferAt: null,
+    });
+  });
+
+  it('reads a code step stored before channels as a WhatsApp send without a handle', () => {
+    sessionStorage.setItem(
+      FLOW_STORAGE_KEY,
+      JSON.stringify({ step: 'code', mobile: '9876543210', otp: { sentTo: '9876543210', resendAt: 1 }, form: emptyForm }),
+    );
+    expect(readFlow(now).snapshot.otp).toEqual({
+      sentTo: '9876543210',
+      resendAt: 1,
+      channel: 'whatsapp',
+      fellBack: false,
+      switched: false,
+      smsOfferAt: null,
+    });
   });
 
   it('is gone once cleared', () => {

@@ -29,13 +29,56 @@ const formSchema = v.object({
 const snapshotSchema = v.object({
   step: v.picklist(['mobile', 'code', 'form']),
   mobile: v.pipe(v.string(), v.regex(/^\d{0,10}$/)),
-  /** The code was sent: to which number, and when another may be asked for (epoch ms). */
-  otp: v.optional(v.object({ sentTo: v.string(), resendAt: v.number() })),
+  /** The code was sent: to which number, when another may be asked for (epoch ms), and how it went. */
+  otp: v.optional(
+    v.object({
+      sentTo: v.string(),
+      resendAt: v.number(),
+      channel: v.optional(v.picklist(['whatsapp', 'sms']), 'whatsapp'),
+      /** WhatsApp refused it and the code went by SMS at once. */
+      fellBack: v.optional(v.boolean(), false),
+      /** The visitor asked for SMS instead ("Didn't get it? Send by SMS"). */
+      switched: v.optional(v.boolean(), false),
+      /** For POST /api/otp/status and a switch to SMS. */
+      handle: v.optional(v.string()),
+      /** When the code runs out (epoch ms): the status is not asked after. */
+      expiresAt: v.optional(v.number()),
+      /** When to ask the server whether SMS may be offered (epoch ms); null: never. */
+      smsOfferAt: v.optional(v.nullable(v.number()), null),
+    }),
+  ),
   verification: v.optional(v.object({ token: v.pipe(v.string(), v.minLength(1)), expiresAt: v.string(), mobile: v.string() })),
   form: formSchema,
 });
 export type FlowSnapshot = v.InferOutput<typeof snapshotSchema>;
 export type Verification = NonNullable<FlowSnapshot['verification']>;
+export type OtpSnapshot = NonNullable<FlowSnapshot['otp']>;
+
+/** What the code step keeps of POST /api/otp/request's answer, times made absolute. */
+export function otpSnapshotOf(
+  sent: {
+    sentTo: string;
+    channel: 'whatsapp' | 'sms';
+    fellBack: boolean;
+    deliveryHandle: string;
+    expiresInSeconds: number;
+    resendAfterSeconds: number;
+    smsOfferAfterSeconds: number | null;
+  },
+  now: number,
+  switched = false,
+): OtpSnapshot {
+  return {
+    sentTo: sent.sentTo,
+    resendAt: now + sent.resendAfterSeconds * 1000,
+    channel: sent.channel,
+    fellBack: sent.fellBack,
+    switched,
+    handle: sent.deliveryHandle,
+    expiresAt: now + sent.expiresInSeconds * 1000,
+    smsOfferAt: sent.smsOfferAfterSeconds === null ? null : now + sent.smsOfferAfterSeconds * 1000,
+  };
+}
 
 export const initialSnapshot: FlowSnapshot = { step: 'mobile', mobile: '', form: emptyForm };
 
