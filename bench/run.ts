@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { acknowledgement } from './acknowledged';
 import { benchDir, type Figure, type Figures, partsDir, round } from './figures';
 
-export const parts = ['web', 'lambda', 'dynamo', 'throughput', 'load'] as const;
+export const parts = ['web', 'lambda', 'dynamo', 'throughput', 'load', 'rally'] as const;
 type Part = (typeof parts)[number];
 
 interface PartFile {

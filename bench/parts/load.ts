@@ -22,14 +22,14 @@
 // 5 s (LOCAL_QUEUE_VISIBILITY_MS) instead of 30 s, so that a failing message would reach
 // the dead letters within the run (5 + 10 + 20 + 40 s) instead of after it.
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
-import { DynamoDBDocumentClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { signVerification } from '../../lambdas/lib/codes';
 import { localConfigSchema, localSecrets } from '../../local/config';
 import { localDynamoClient } from '../../local/dynamodb';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { goodCaptcha, post, submitBody } from '../../test/support/public-flow';
 import { inParallel } from '../../test/support/rollups';
+import { type Answer, count, extra, percentile, postFrom, scanApplications } from '../applicants';
 import { atLeast, atMost, exactly, runPart, say } from '../figures';
 
 const APPLICANTS = 1000;
@@ -45,51 +45,6 @@ const manyTokensNumber = '8200000000';
 type Step = 'request' | 'verify' | 'submit';
 const stepLabel: Record<Step, string> = { request: 'otp request', verify: 'otp verify', submit: 'submit' };
 type Outcome = { ok: true } | { ok: false; step: Step; status: number; code: string };
-interface Answer {
-  readonly status: number;
-  readonly body: { error?: { code?: string }; verificationToken?: unknown };
-}
-
-/**
- * A POST from the client address `from` (any 127.x.y.z reaches the server on Linux): the
- * adapter takes the address from the socket, as API Gateway does, so each applicant
- * counts against the per-address limit as a visitor on their own connection would.
- */
-function postFrom(apiUrl: string, from: string, path: string, body: unknown): Promise<Answer> {
-  const url = new URL(path, apiUrl);
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        localAddress: from,
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: Answer['body'] = {};
-          try {
-            json = JSON.parse(text) as Answer['body'];
-          } catch {
-            // Not JSON: the status says enough.
-          }
-          resolve({ status: res.statusCode ?? 0, body: json });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 /** Milliseconds each step took, for the latency figures. */
 const took: Record<Step, number[]> = { request: [], verify: [], submit: [] };
 
@@ -124,30 +79,6 @@ async function race(stack: LocalStack, tokens: readonly string[]): Promise<numbe
   const answers = await Promise.all(bodies.map((body) => post(stack.apiUrl, '/api/applications', body)));
   return answers.map((a) => a.status);
 }
-
-/** Every application item (not the numbers' guards): id and number. */
-async function scanApplications(db: DynamoDBDocumentClient, table: string) {
-  const items: { id: string; phone: string }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page: ScanCommandOutput = await db.send(
-      new ScanCommand({
-        TableName: table,
-        FilterExpression: 'begins_with(pk, :app)',
-        ExpressionAttributeValues: { ':app': 'APP#' },
-        ProjectionExpression: 'id, phone_number',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) items.push({ id: String(item.id), phone: String(item.phone_number) });
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-/** How many values occur more than once, counting each extra occurrence. */
-const extra = (values: readonly string[]) => values.length - new Set(values).size;
-const count = <T>(values: readonly T[], keep: (v: T) => boolean) => values.filter(keep).length;
 
 runPart('load', async (add) => {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -321,11 +252,6 @@ runPart('load', async (add) => {
     await stack.stop();
   }
 });
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-}
 
 function tally(statuses: readonly number[]): Record<string, number> {
   const counts: Record<string, number> = {};

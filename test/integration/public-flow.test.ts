@@ -13,7 +13,10 @@ let api: string;
 beforeAll(async () => {
   process.env.WHATSAPP_TIMEOUT_MS = '500';
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-  stack = await startLocalStack(localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
+  // WhatsApp alone, as the flow first was: test/integration/otp-channels.test.ts covers SMS and the fallback.
+  stack = await startLocalStack(
+    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'whatsapp' }),
+  );
   api = stack.apiUrl;
 }, 60_000);
 afterAll(() => stack?.stop());
@@ -24,7 +27,8 @@ afterEach(() => {
 const moveClock = (seconds: number) => {
   process.env.LOCAL_CLOCK_OFFSET_MS = String(Number(process.env.LOCAL_CLOCK_OFFSET_MS ?? 0) + seconds * 1000);
 };
-const requestOtp = (mobile: string, captchaToken = goodCaptcha) => post(api, '/api/otp/request', { mobile, captchaToken });
+const requestOtp = (mobile: string, captchaToken = goodCaptcha) =>
+  post(api, '/api/otp/request', { mobile, captchaToken });
 const verifyOtp = (mobile: string, code: string) => post(api, '/api/otp/verify', { mobile, code });
 const codeFor = (mobile: string) => stack.whatsApp.latestOtp(`91${mobile}`);
 const otpCount = () => stack.whatsApp.messages().filter((m) => m.kind === 'otp').length;
@@ -62,13 +66,19 @@ describe('OTP request', () => {
   ])('refuses captcha token %s (%s) before sending', async (token) => {
     const before = otpCount();
     const result = await requestOtp(uniqueMobile(), token);
-    expect(result).toMatchObject({ status: 400, body: { error: { code: 'CAPTCHA_FAILED', message: 'reCAPTCHA validation failed. Please try again.' } } });
+    expect(result).toMatchObject({
+      status: 400,
+      body: { error: { code: 'CAPTCHA_FAILED', message: 'reCAPTCHA validation failed. Please try again.' } },
+    });
     expect(otpCount()).toBe(before);
   });
 
   it('refuses a number that is not an Indian mobile number', async () => {
     const result = await requestOtp('5123456789');
-    expect(result).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', fields: { mobile: 'INVALID_PHONE' } } } });
+    expect(result).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', fields: { mobile: 'INVALID_PHONE' } } },
+    });
   });
 
   it('allows one send per minute, five per hour, ten per day, and says when to try again', async () => {
@@ -107,14 +117,24 @@ describe('OTP request', () => {
   });
 
   it.each([
-    ['phone-number-id', 'WHATSAPP_INVALID_PHONE_NUMBER_ID', 'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.'],
+    [
+      'phone-number-id',
+      'WHATSAPP_INVALID_PHONE_NUMBER_ID',
+      'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.',
+    ],
     ['timeout', 'NETWORK_ERROR', 'Network error. Please try again.'],
     ['http500', 'WHATSAPP_SEND_FAILED', undefined],
-    ['recipient', 'WHATSAPP_SEND_FAILED', undefined],
-  ] as const)('maps a WhatsApp %s failure to %s', async (mode, code, message) => {
+    [
+      'recipient',
+      'WHATSAPP_UNDELIVERABLE',
+      'This number does not seem to have WhatsApp. Check the number, or get the code by SMS.',
+    ],
+    ['throughput', 'WHATSAPP_BUSY', undefined],
+  ] as const)('maps a WhatsApp %s failure to %s, never the provider text', async (mode, code, message) => {
     stack.whatsApp.failNext({ times: 1, mode });
     const result = await requestOtp(uniqueMobile());
-    expect(result.status).toBe(502);
+    expect(result.status).toBe(code === 'WHATSAPP_BUSY' ? 503 : 502);
+    expect(result.body.error.message).not.toMatch(/#\d{3,}|undeliverable|Something went wrong/);
     expect(result.body.error.code).toBe(code);
     if (message) expect(result.body.error.message).toBe(message);
     else expect(result.body.error.message).not.toBe('');
@@ -127,7 +147,10 @@ describe('OTP verify', () => {
     await requestOtp(mobile);
     const code = codeFor(mobile)!;
     const miss = await verifyOtp(mobile, wrong(code));
-    expect(miss).toMatchObject({ status: 400, body: { error: { code: 'OTP_INVALID', attemptsLeft: 4, message: 'Invalid OTP. Please try again.' } } });
+    expect(miss).toMatchObject({
+      status: 400,
+      body: { error: { code: 'OTP_INVALID', attemptsLeft: 4, message: 'Invalid OTP. Please try again.' } },
+    });
     const hit = await verifyOtp(mobile, code);
     expect(hit.status).toBe(200);
     expect(typeof hit.body.verificationToken).toBe('string');
@@ -216,9 +239,14 @@ describe('submit', () => {
     const { token } = await verified();
     const now = new Date(Date.now() + 5.5 * 3600 * 1000);
     const dob = `${now.getUTCFullYear() - 18}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-${String(now.getUTCDate()).padStart(2, '0')}`;
-    const tomorrowsEighteen = new Date(Date.UTC(now.getUTCFullYear() - 18, now.getUTCMonth(), now.getUTCDate() + 1)).toISOString().slice(0, 10);
+    const tomorrowsEighteen = new Date(Date.UTC(now.getUTCFullYear() - 18, now.getUTCMonth(), now.getUTCDate() + 1))
+      .toISOString()
+      .slice(0, 10);
     const young = await post(api, '/api/applications', submitBody(token, { date_of_birth: tomorrowsEighteen }));
-    expect(young).toMatchObject({ status: 400, body: { error: { code: 'UNDER_AGE', fields: { date_of_birth: 'UNDER_AGE' } } } });
+    expect(young).toMatchObject({
+      status: 400,
+      body: { error: { code: 'UNDER_AGE', fields: { date_of_birth: 'UNDER_AGE' } } },
+    });
     expect((await post(api, '/api/applications', submitBody(token, { date_of_birth: dob }))).status).toBe(201);
   });
 
@@ -237,7 +265,9 @@ describe('submit', () => {
 
   it('stores exactly one application for 50 simultaneous submits of one number', async () => {
     const { mobile, token } = await verified();
-    const results = await Promise.all(Array.from({ length: 50 }, () => post(api, '/api/applications', submitBody(token))));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => post(api, '/api/applications', submitBody(token))),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     const refused = results.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(49);
