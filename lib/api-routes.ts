@@ -15,8 +15,16 @@ export interface RouteDefinition {
   readonly tables: readonly { table: string; access: 'read' | 'write' | 'readwrite' }[];
   /** Staff routes that change data: admins only (the handler checks; tests hold it to this flag). */
   readonly adminOnly?: boolean;
-  /** Reads the stage's secrets (provider credentials and keys) at cold start. */
-  readonly secrets?: boolean;
+  /**
+   * Reads the stage's secrets at cold start: `true` both (provider credentials and the
+   * generated keys), `'provider'` the provider secret only.
+   */
+  readonly secrets?: boolean | 'provider';
+  /**
+   * Who calls a public route: the visitor's page (default) or a messaging provider (Meta's
+   * webhook). Provider routes are no step of the visitor's flow: no latency alarm of their own.
+   */
+  readonly caller?: 'visitor' | 'provider';
   /** Sends to the outbound queue. */
   readonly sendsOutbound?: boolean;
   /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
@@ -62,16 +70,19 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/whatsapp/webhook',
     handler: 'whatsapp-webhook',
     access: 'public',
+    caller: 'provider',
     tables: [],
-    secrets: true,
+    // The verify token and the app secret; no generated key.
+    secrets: 'provider',
   },
   {
     method: 'POST',
     path: '/api/whatsapp/webhook',
     handler: 'whatsapp-webhook',
     access: 'public',
+    caller: 'provider',
     tables: [{ table: 'deliveries', access: 'readwrite' }],
-    secrets: true,
+    secrets: 'provider',
   },
   {
     method: 'POST',

@@ -25,9 +25,10 @@ export const outboundQueueEnvVar = 'OUTBOUND_QUEUE_URL';
 export interface FunctionNeeds {
   /**
    * Reads the stage's secrets: lambdas/adapters/secrets.ts loads the provider secret
-   * and the keys secret together, so such a function may read both.
+   * and the keys secret together, so such a function may read both (`true`); `'provider'`
+   * reads the provider secret alone (the WhatsApp webhook).
    */
-  readonly secrets?: boolean;
+  readonly secrets?: boolean | 'provider';
   /** Sends to the outbound queue (welcome message, webhook, decision notices). */
   readonly sendsOutbound?: boolean;
   /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
@@ -92,6 +93,41 @@ export const rollupsFenceSeconds = backgroundFunctions.applicationsStream.timeou
 
 function isTableKey(name: string): name is TableKey {
   return Object.hasOwn(tables, name);
+}
+
+/** Two grants on one table as one: any two different accesses together are readwrite. */
+function mergeAccess(a: TableAccess, b: TableAccess): TableAccess {
+  return a === b ? a : 'readwrite';
+}
+
+/**
+ * The grants of one handler module, over every route it serves (the webhook's GET and POST
+ * share a function): the union of their tables, each with the widest access named.
+ */
+export function handlerTableGrants(routes: readonly RouteDefinition[], handler: string): TableGrant[] {
+  const merged = new Map<TableKey, TableAccess>();
+  for (const route of routes.filter((r) => r.handler === handler)) {
+    for (const { table, access } of routeTableGrants(route)) {
+      const known = merged.get(table);
+      merged.set(table, known ? mergeAccess(known, access) : access);
+    }
+  }
+  return [...merged].map(([table, access]) => ({ table, access }));
+}
+
+/** What a handler module's routes need besides tables, together (any route that needs it). */
+export function handlerNeeds(routes: readonly RouteDefinition[], handler: string): FunctionNeeds {
+  const served = routes.filter((r) => r.handler === handler);
+  const secrets = served.some((r) => r.secrets === true)
+    ? true
+    : served.some((r) => r.secrets === 'provider')
+      ? 'provider'
+      : undefined;
+  return {
+    secrets,
+    sendsOutbound: served.some((r) => r.sendsOutbound === true) || undefined,
+    sendsSms: served.some((r) => r.sendsSms === true) || undefined,
+  };
 }
 
 /** The route table's grants, checked against the table definitions. */

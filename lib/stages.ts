@@ -1,5 +1,11 @@
 import { z } from 'zod';
+import {
+  otpChannelModes,
+  smsTemplatesSchema,
+  whatsappDecisionTemplatesSchema,
+} from '../lambdas/lib/env';
 import { routes } from './api-routes';
+import { rallyLimits, rallyModel } from './rally-model';
 
 // One typed configuration per deployable stage. No secrets here: secret values live in
 // Secrets Manager and are filled by the operator (see the Data stack). `bin/app.ts`
@@ -38,6 +44,14 @@ const alarmThresholdsSchema = z.object({
   publicLatencyP99Ms: z.number().int().positive().default(4000),
   /** Age of the oldest applications-stream record when its consumer read it, in seconds: reports lag this much. */
   streamIteratorAgeSeconds: z.number().int().positive().default(900),
+  /**
+   * Share of messages a provider accepted that it also reported delivered, per channel, over
+   * 15 minutes (MessageDelivered / MessageAccepted, dimension `channel`), below which the
+   * delivery-rate alarm fires.
+   */
+  deliveryRate: z.number().gt(0).max(1).default(0.8),
+  /** Messages accepted on a channel in 15 minutes below which its delivery rate is not judged. */
+  deliveryMinAccepted: z.number().int().positive().default(20),
   /** Where each alarm's description points the operator; `#<anchor>` is appended. */
   runbookUrl: z.string().min(1).default('docs/RUNBOOK.md'),
 });
@@ -61,6 +75,57 @@ const wafSchema = z.object({
   otpRequestWindowSeconds: z.union([z.literal(60), z.literal(120), z.literal(300), z.literal(600)]).default(300),
 });
 export type WafConfig = z.infer<typeof wafSchema>;
+
+/** WhatsApp's messaging tiers: unique recipients outside a conversation in 24 hours; 0 is unlimited. */
+export const whatsappTiers = [250, 2000, 10_000, 100_000, 0] as const;
+
+/** SMS through AWS End User Messaging SMS, under India's DLT rules (docs/MESSAGING.md). */
+const smsSchema = z.object({
+  /**
+   * The sender id (DLT header, 6 letters) registered with DLT and in End User Messaging SMS:
+   * SendTextMessage's origination identity, and the resource the functions may send from.
+   */
+  originationIdentity: z.string().regex(/^[A-Za-z0-9]{3,11}$/),
+  /** Country of the sender id registration (its ARN ends in /<SenderId>/<country>). */
+  isoCountryCode: z.string().regex(/^[A-Z]{2}$/).default('IN'),
+  /** The DLT principal entity id (19 digits once registered): IN_ENTITY_ID. */
+  entityId: z.string().min(1),
+  /** Message parts a second the sender id may send (End User Messaging SMS's limit; raise it by a quota request). */
+  messagesPerSecond: z.number().int().positive(),
+  /** Each template's DLT id and its text exactly as registered, `{#var#}` for the code. */
+  templates: smsTemplatesSchema,
+});
+
+/** How codes and notices reach a phone (docs/MESSAGING.md). None of it is a secret. */
+const messagingSchema = z.object({
+  otpChannels: z.enum(otpChannelModes).default('whatsapp'),
+  /** A WhatsApp code not reported delivered after this long: the page offers SMS. */
+  smsOfferAfterSeconds: z.number().int().min(5).max(300).default(30),
+  whatsappTier: z
+    .object({
+      /** The business portfolio's current tier (WhatsApp Manager); 0: unlimited. */
+      uniqueRecipientsPer24h: z
+        .literal(whatsappTiers)
+        .default(250),
+      /** The tier alarm fires at this share of the tier. */
+      alarmShare: z.number().gt(0).max(1).default(0.8),
+    })
+    .prefault({}),
+  /** WhatsApp's messages a second per business number (Cloud API default 80). */
+  whatsappMessagesPerSecond: z.number().int().positive().max(1000).default(80),
+  /** Required for `sms` and `whatsapp-then-sms`. */
+  sms: smsSchema.optional(),
+  decisionNotices: z
+    .object({
+      enabled: z.boolean().default(false),
+      /** A decision is notified once it has stood this long: SQS delays a message at most 15 minutes. */
+      quietPeriodSeconds: z.number().int().min(0).max(900).default(300),
+      /** WhatsApp utility templates per decision; without them decisions go by SMS. */
+      whatsappTemplates: whatsappDecisionTemplatesSchema.optional(),
+    })
+    .prefault({}),
+});
+export type MessagingConfig = z.infer<typeof messagingSchema>;
 
 export const stageConfigSchema = z
   .object({
@@ -89,6 +154,12 @@ export const stageConfigSchema = z
        * each limit at most the stage-wide one.
        */
       routeThrottles: z.record(z.string(), throttleSchema).default({}),
+      /**
+       * Reserved concurrency by handler module (lib/api-routes.ts): guaranteed to the
+       * function and its ceiling. The account keeps at least 100 unreserved, so only stages in
+       * an account with a raised quota set it (docs/CAPACITY.md).
+       */
+      reservedConcurrency: z.record(z.string(), z.number().int().positive()).default({}),
     }),
     captcha: z.object({
       /** reCAPTCHA v3 site key: public by design (it is in every page). */
@@ -101,6 +172,8 @@ export const stageConfigSchema = z
       maxReceiveCount: z.number().int().min(1).max(1000).default(5),
       /** The consumer's first retry delay in seconds, doubled at each receive (0: the queue's visibility timeout). */
       retryBaseSeconds: z.number().int().min(0).max(43_200).default(60),
+      /** Concurrent batches of the consumer (the SQS event source's maximum concurrency, 2-1000): its send rate. */
+      maxConcurrency: z.number().int().min(2).max(1000).default(5),
     }),
     /** The public flow's limits (PRODUCT.md: every limit is configuration, per stage). */
     limits: z.object({
@@ -113,6 +186,7 @@ export const stageConfigSchema = z
       otpMaxPerIpPerHour: z.number().int().positive().default(2000),
       verificationTtlSeconds: z.number().int().positive().default(1800),
     }),
+    messaging: messagingSchema.prefault({}),
     whatsapp: z.object({
       authTemplate: z.string().min(1).default('auth2'),
       authTemplateLanguage: z.string().min(2).default('en'),
@@ -143,6 +217,38 @@ export const stageConfigSchema = z
         ctx.addIssue({ code: 'custom', path, message: 'a route limit above the stage-wide one would never apply' });
       }
     }
+    const handlers = new Set(routes.map((route) => route.handler));
+    for (const handler of Object.keys(config.api.reservedConcurrency)) {
+      if (!handlers.has(handler)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['api', 'reservedConcurrency', handler],
+          message: `${handler} is no handler of lib/api-routes.ts`,
+        });
+      }
+    }
+    const { messaging } = config;
+    const usesSms = messaging.otpChannels !== 'whatsapp';
+    if (usesSms && !messaging.sms) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messaging', 'sms'],
+        message: `otpChannels ${messaging.otpChannels} sends SMS: the stage needs an sms block (sender id, DLT entity, templates)`,
+      });
+    }
+    const notices = messaging.decisionNotices;
+    if (notices.enabled) {
+      const byWhatsapp = messaging.otpChannels !== 'sms' && notices.whatsappTemplates !== undefined;
+      const bySms = usesSms && messaging.sms?.templates.approved !== undefined && messaging.sms.templates.rejected !== undefined;
+      if (!byWhatsapp && !bySms) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['messaging', 'decisionNotices'],
+          message:
+            'decision notices need WhatsApp templates (decisionNotices.whatsappTemplates) or SMS templates for approved and rejected on a channel the stage uses',
+        });
+      }
+    }
   });
 export type StageConfig = z.infer<typeof stageConfigSchema>;
 type StageConfigInput = z.input<typeof stageConfigSchema>;
@@ -150,6 +256,62 @@ type StageConfigInput = z.input<typeof stageConfigSchema>;
 /** Placeholder until the real reCAPTCHA keys are registered for the site's domain. */
 const placeholderSiteKey = 'RECAPTCHA_SITE_KEY_PLACEHOLDER';
 const welcomeVideoUrl = 'https://www.youtube.com/watch?v=PLACEHOLDER';
+
+/**
+ * Placeholders until the wing's DLT registration is done (README, "SMS under DLT"): the
+ * principal entity id, the sender id (header) and each template's id, with the template
+ * texts as they will be registered. Replace every value with what the DLT portal shows,
+ * to the character: an SMS whose text differs from its registered template is blocked
+ * (TEXT_BLOCKED). One registration serves every stage.
+ */
+const placeholderDlt = {
+  entityId: 'DLT_ENTITY_ID_PLACEHOLDER',
+  senderId: 'PLACEHOLDER',
+  templates: {
+    otp: {
+      en: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_OTP_EN',
+        text: '{#var#} is your code to join the student wing. It is valid for 5 minutes. Do not share it.',
+      },
+      ta: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_OTP_TA',
+        text: '{#var#} மாணவர் அணியில் சேர உங்கள் குறியீடு. 5 நிமிடங்கள் செல்லும். யாரிடமும் பகிர வேண்டாம்.',
+      },
+    },
+    approved: {
+      en: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_APPROVED_EN',
+        text: 'Your application to join the student wing is approved. Welcome, {#var#}!',
+      },
+    },
+    rejected: {
+      en: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_REJECTED_EN',
+        text: 'Your application to join the student wing was not approved this time, {#var#}.',
+      },
+    },
+  },
+} as const;
+
+/** WhatsApp utility templates of the decision notices: to be created and approved in WhatsApp Manager. */
+const decisionTemplates = {
+  approved: { name: 'application_approved', languages: { en: 'en', ta: 'ta' } },
+  rejected: { name: 'application_rejected', languages: { en: 'en', ta: 'ta' } },
+} as const;
+
+/** SMS beside WhatsApp at `messagesPerSecond` message parts a second (the sender id's limit). */
+function dltSms(messagesPerSecond: number) {
+  return {
+    originationIdentity: placeholderDlt.senderId,
+    isoCountryCode: 'IN',
+    entityId: placeholderDlt.entityId,
+    messagesPerSecond,
+    templates: placeholderDlt.templates,
+  };
+}
+
+/** The prod numbers, sized by the rally model (docs/CAPACITY.md). */
+const rally = rallyLimits();
 
 const base = {
   region: 'ap-south-1',
@@ -174,17 +336,21 @@ const base = {
   },
 } as const satisfies Partial<StageConfigInput>;
 
-/** The public flow's routes that cost money or write, each at `rate` a second and twice that in a burst. */
+/** The public POST routes (the visitor's steps and Meta's webhook), each at `rate` a second and twice that in a burst. */
 function publicRouteThrottles(rates: {
   otpRequest: number;
+  otpStatus: number;
   otpVerify: number;
   submit: number;
+  webhook: number;
 }): Record<string, Throttle> {
   const limit = (rateLimit: number): Throttle => ({ rateLimit, burstLimit: rateLimit * 2 });
   return {
     'POST /api/otp/request': limit(rates.otpRequest),
+    'POST /api/otp/status': limit(rates.otpStatus),
     'POST /api/otp/verify': limit(rates.otpVerify),
     'POST /api/applications': limit(rates.submit),
+    'POST /api/whatsapp/webhook': limit(rates.webhook),
   };
 }
 
@@ -197,9 +363,18 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: 20,
       throttleBurstLimit: 40,
-      routeThrottles: publicRouteThrottles({ otpRequest: 5, otpVerify: 10, submit: 5 }),
+      routeThrottles: publicRouteThrottles({ otpRequest: 5, otpStatus: 20, otpVerify: 10, submit: 5, webhook: 20 }),
     },
     waf: { enabled: false },
+    messaging: {
+      otpChannels: 'whatsapp-then-sms',
+      smsOfferAfterSeconds: 30,
+      whatsappTier: { uniqueRecipientsPer24h: 250, alarmShare: 0.8 },
+      whatsappMessagesPerSecond: 80,
+      // A new sender id's default rate until a quota increase (docs/CAPACITY.md).
+      sms: dltSms(10),
+      decisionNotices: { enabled: true, quietPeriodSeconds: 60, whatsappTemplates: decisionTemplates },
+    },
   },
   staging: {
     ...base,
@@ -209,24 +384,47 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: 50,
       throttleBurstLimit: 100,
-      routeThrottles: publicRouteThrottles({ otpRequest: 10, otpVerify: 20, submit: 10 }),
+      routeThrottles: publicRouteThrottles({ otpRequest: 10, otpStatus: 50, otpVerify: 20, submit: 10, webhook: 50 }),
     },
     waf: { enabled: false },
+    messaging: {
+      otpChannels: 'whatsapp-then-sms',
+      smsOfferAfterSeconds: 30,
+      whatsappTier: { uniqueRecipientsPer24h: 250, alarmShare: 0.8 },
+      whatsappMessagesPerSecond: 80,
+      sms: dltSms(10),
+      decisionNotices: { enabled: true, quietPeriodSeconds: 300, whatsappTemplates: decisionTemplates },
+    },
   },
   prod: {
     ...base,
     stage: 'prod',
     retainData: true,
     logRetentionDays: 90,
-    // A rally ends and a campus applies at once: generous burst, captcha and per-number limits do the rest.
+    // Every number below comes from the rally model (lib/rally-model.ts, docs/CAPACITY.md):
+    // 5,000 students in 10 minutes, 50 new visitors a second at the peak, 2,000 behind one address.
     api: {
-      throttleRateLimit: 200,
-      throttleBurstLimit: 400,
-      // Each code is a paid WhatsApp message: 20 a second is 72,000 an hour, far above any
-      // rally, and caps what a captcha-solving flood can spend before the alarms speak.
-      routeThrottles: publicRouteThrottles({ otpRequest: 20, otpVerify: 40, submit: 30 }),
+      throttleRateLimit: rally.stageDefault.rateLimit,
+      throttleBurstLimit: rally.stageDefault.burstLimit,
+      routeThrottles: rally.routes,
+      // A hanging provider ties up code requests, not the other steps (needs an account
+      // concurrency quota of at least this plus 100 unreserved: docs/CAPACITY.md).
+      reservedConcurrency: { 'otp-request': rally.otpRequestReserved },
     },
-    waf: { enabled: true, otpRequestLimit: 300, otpRequestWindowSeconds: 300 },
+    outbound: { maxReceiveCount: 5, retryBaseSeconds: 60, maxConcurrency: rally.outboundMaxConcurrency },
+    limits: { ...base.limits, otpMaxPerIpPerHour: rally.otpMaxPerIpPerHour },
+    waf: { enabled: true, otpRequestLimit: rally.wafOtpRequestsPer5Minutes, otpRequestWindowSeconds: 300 },
+    messaging: {
+      otpChannels: 'whatsapp-then-sms',
+      smsOfferAfterSeconds: 30,
+      // A new business portfolio's tier: raise it here when Meta raises it (RUNBOOK, whatsapp-tier).
+      whatsappTier: { uniqueRecipientsPer24h: rallyModel.whatsappTierUniquePer24h, alarmShare: 0.8 },
+      whatsappMessagesPerSecond: rallyModel.whatsappMessagesPerSecond,
+      // What the rally needs once the sender id's quota increase is granted (docs/CAPACITY.md).
+      sms: dltSms(rally.smsPartsPerSecond),
+      // On once the decision templates are approved in WhatsApp Manager and DLT (README).
+      decisionNotices: { enabled: false, quietPeriodSeconds: 300, whatsappTemplates: decisionTemplates },
+    },
   },
 };
 

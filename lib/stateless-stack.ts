@@ -20,13 +20,15 @@ import { acknowledgeCdkSingletonFunctions } from './constructs/nag-acknowledgeme
 import { OutboundMessaging } from './constructs/outbound-messaging';
 import { ProjectFunction, pascalCase } from './constructs/project-function';
 import { RollupsAgeing } from './constructs/rollups-ageing';
+import { SmsChannel } from './constructs/sms-channel';
 import { WebHosting } from './constructs/web-hosting';
 import {
   type FunctionNeeds,
   type TableGrant,
   backgroundFunctions,
+  handlerNeeds,
+  handlerTableGrants,
   outboundQueueEnvVar,
-  routeTableGrants,
   secretEnvVars,
 } from './functions';
 import type { StageConfig } from './stages';
@@ -55,6 +57,36 @@ interface FunctionSpec extends FunctionNeeds {
   readonly timeout: Duration;
   /** Further non-secret settings of this function. */
   readonly environment?: Readonly<Record<string, string>>;
+  readonly reservedConcurrentExecutions?: number;
+}
+
+/**
+ * The stage's messaging settings (lambdas/lib/env.ts messagingEnvShape) as environment
+ * variables. `smsChannel` is the stage's SMS channel, when it has one.
+ */
+export function messagingEnvironment(config: StageConfig, smsChannel?: SmsChannel): Record<string, string> {
+  const { messaging } = config;
+  const sms = messaging.sms;
+  const notices = messaging.decisionNotices;
+  return {
+    OTP_CHANNELS: messaging.otpChannels,
+    OTP_SMS_OFFER_AFTER_SECONDS: String(messaging.smsOfferAfterSeconds),
+    WHATSAPP_TIER_UNIQUE_PER_24H: String(messaging.whatsappTier.uniqueRecipientsPer24h),
+    WHATSAPP_MESSAGES_PER_SECOND: String(messaging.whatsappMessagesPerSecond),
+    ...(sms && smsChannel
+      ? {
+          SMS_MESSAGES_PER_SECOND: String(sms.messagesPerSecond),
+          // The sender id's ARN: the very resource the functions' SMS permission names.
+          SMS_ORIGINATION_IDENTITY: smsChannel.senderIdArn,
+          SMS_CONFIGURATION_SET: smsChannel.configurationSetName,
+          SMS_ENTITY_ID: sms.entityId,
+          SMS_TEMPLATES: JSON.stringify(sms.templates),
+        }
+      : { SMS_ORIGINATION_IDENTITY: '', SMS_CONFIGURATION_SET: '', SMS_ENTITY_ID: '', SMS_TEMPLATES: '' }),
+    DECISION_NOTICES_ENABLED: String(notices.enabled),
+    DECISION_QUIET_SECONDS: String(notices.quietPeriodSeconds),
+    WHATSAPP_DECISION_TEMPLATES: notices.whatsappTemplates ? JSON.stringify(notices.whatsappTemplates) : '',
+  };
 }
 
 /**
@@ -104,6 +136,12 @@ export class StatelessStack extends Stack {
       VERIFICATION_TTL_SECONDS: String(limits.verificationTtlSeconds),
     };
 
+    // SMS through End User Messaging SMS, where the stage has it (messaging.sms).
+    const smsChannel = config.messaging.sms
+      ? new SmsChannel(this, 'Sms', { config, sms: config.messaging.sms, alarms })
+      : undefined;
+    const messagingSettings = messagingEnvironment(config, smsChannel);
+
     const build = (id: string, spec: FunctionSpec): ProjectFunction => {
       const fn = new ProjectFunction(this, id, {
         handler: spec.handler,
@@ -116,36 +154,38 @@ export class StatelessStack extends Stack {
           definition: tableDefinitions[table],
           access,
         })),
-        secrets: spec.secrets
-          ? [
-              { secret: props.providerSecret, envVar: secretEnvVars.provider },
-              { secret: props.keysSecret, envVar: secretEnvVars.keys },
-            ]
-          : [],
+        secrets: [
+          ...(spec.secrets ? [{ secret: props.providerSecret, envVar: secretEnvVars.provider }] : []),
+          ...(spec.secrets === true ? [{ secret: props.keysSecret, envVar: secretEnvVars.keys }] : []),
+        ],
         environment: {
-          ...(spec.secrets ? publicFlowSettings : {}),
+          ...(spec.secrets === true ? publicFlowSettings : {}),
+          ...(spec.secrets || spec.sendsOutbound || spec.sendsSms ? messagingSettings : {}),
           ...(spec.sendsOutbound ? { [outboundQueueEnvVar]: outbound.queue.queueUrl } : {}),
           ...spec.environment,
         },
+        reservedConcurrentExecutions: spec.reservedConcurrentExecutions,
       });
       if (spec.sendsOutbound) outbound.queue.grantSendMessages(fn.function);
+      if (spec.sendsSms && smsChannel) smsChannel.grantSend(fn);
       functions.set(spec.handler, fn);
       return fn;
     };
 
-    // One function per route, named after its handler module.
+    // One function per handler module, named after it, with what all its routes need.
     const routes = props.routes ?? allRoutes;
     const routeFunctions = new Map<RouteDefinition, ProjectFunction>();
     for (const route of routes) {
+      const served = routes.filter((r) => r.handler === route.handler);
       const fn =
         functions.get(route.handler) ??
         build(`${pascalCase(route.handler)}Function`, {
           handler: route.handler,
-          description: `${route.method} ${route.path}`,
-          tables: routeTableGrants(route),
+          description: served.map((r) => `${r.method} ${r.path}`).join(', '),
+          tables: handlerTableGrants(routes, route.handler),
           timeout: Duration.seconds(10),
-          secrets: route.secrets,
-          sendsOutbound: route.sendsOutbound,
+          ...handlerNeeds(routes, route.handler),
+          reservedConcurrentExecutions: config.api.reservedConcurrency[route.handler],
         });
       routeFunctions.set(route, fn);
     }
@@ -159,7 +199,7 @@ export class StatelessStack extends Stack {
       logRemovalPolicy,
     });
 
-    const { outboundConsumer, applicationsStream, rollupsAgeing } = backgroundFunctions;
+    const { outboundConsumer, smsEvents, applicationsStream, rollupsAgeing } = backgroundFunctions;
     outbound.addConsumer(
       build('OutboundConsumerFunction', {
         ...outboundConsumer,
@@ -168,9 +208,16 @@ export class StatelessStack extends Stack {
         environment: {
           OUTBOUND_MAX_RECEIVE_COUNT: String(config.outbound.maxReceiveCount),
           OUTBOUND_RETRY_BASE_SECONDS: String(config.outbound.retryBaseSeconds),
+          // How many batches run at once: each keeps to the channel's rate divided by this.
+          OUTBOUND_MAX_CONCURRENCY: String(config.outbound.maxConcurrency),
         },
       }),
     );
+    const smsEventsFunction = build('SmsEventsFunction', {
+      ...smsEvents,
+      timeout: Duration.seconds(smsEvents.timeoutSeconds),
+    });
+    smsChannel?.addEventsConsumer(smsEventsFunction);
     const streamConsumer = build('ApplicationsStreamFunction', {
       ...applicationsStream,
       timeout: Duration.seconds(applicationsStream.timeoutSeconds),
@@ -195,6 +242,7 @@ export class StatelessStack extends Stack {
       userPoolId: props.userPool.userPoolId,
       userPoolClientId: props.spaClient.userPoolClientId,
       webAclArn: props.webAcl?.arn,
+      keysSecret: props.keysSecret,
     });
 
     new Monitoring(this, 'Monitoring', {
@@ -209,6 +257,7 @@ export class StatelessStack extends Stack {
       deadLetterQueues: [
         { label: 'Outbound dead letters', queue: outbound.deadLetterQueue },
         { label: 'Stream on-failure queue', queue: stream.failureQueue },
+        ...(smsChannel ? [{ label: 'SMS events dead letters', queue: smsChannel.deadLetterQueue }] : []),
       ],
       webAclName: props.webAcl?.name,
     });
@@ -222,5 +271,9 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, 'OutboundDeadLetterQueueUrl', { value: outbound.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'SiteBucketName', { value: web.bucket.bucketName });
     new CfnOutput(this, 'DistributionId', { value: web.distribution.distributionId });
+    if (smsChannel) {
+      new CfnOutput(this, 'SmsConfigurationSetName', { value: smsChannel.configurationSetName });
+      new CfnOutput(this, 'SmsEventsTopicArn', { value: smsChannel.topic.topicArn });
+    }
   }
 }

@@ -13,7 +13,14 @@ export interface AlarmsProps {
 
 /** Sections of docs/RUNBOOK.md: each alarm names the one that says what to do. */
 export type RunbookSection =
-  'dead-letters' | 'api-errors' | 'lambda-errors' | 'whatsapp-refuses' | 'latency' | 'stream-lag';
+  | 'dead-letters'
+  | 'api-errors'
+  | 'lambda-errors'
+  | 'whatsapp-refuses'
+  | 'latency'
+  | 'stream-lag'
+  | 'delivery-rate'
+  | 'whatsapp-tier';
 
 export interface StageAlarmProps {
   /** kebab-case; the alarm is named `membership-<stage>-<name>`, which the operator's e-mail shows. */

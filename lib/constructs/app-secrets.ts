@@ -17,8 +17,12 @@ export const providerSecretKeys = [
   'recaptchaSecret',
 ] as const;
 
-/** JSON keys of the generated keys secret. */
-export const keysSecretKeys = ['otpHashKey', 'verificationSigningKey'] as const;
+/**
+ * JSON keys of the generated keys secret. `originVerifyToken` is also sent by CloudFront
+ * to the API as `x-origin-verify` (web-hosting.ts): the API trusts CloudFront's viewer
+ * address only beside it.
+ */
+export const keysSecretKeys = ['otpHashKey', 'verificationSigningKey', 'originVerifyToken'] as const;
 
 /**
  * The stage's secrets. No value is ever in the template: the provider secret starts
@@ -72,7 +76,7 @@ export class AppSecrets extends Construct {
     ) as Record<(typeof keysSecretKeys)[number], SecretValue>;
 
     this.keysSecret = new secretsmanager.Secret(this, 'KeysSecret', {
-      description: `Server-side keys: OTP hashing (HMAC) and verification-token signing ${stage}.`,
+      description: `Server-side keys: OTP hashing (HMAC), verification-token signing, CloudFront's origin token ${stage}.`,
       secretObjectValue: material,
       removalPolicy,
     });

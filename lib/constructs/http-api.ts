@@ -22,9 +22,9 @@ export interface HttpApiProps {
   readonly logRemovalPolicy: RemovalPolicy;
 }
 
-/** The visitor's steps (code request, code check, submit): public routes that do work. */
+/** The visitor's steps (code request, its delivery status, code check, submit): public routes that do work. */
 export function publicFlowRoutes(routes: readonly RouteDefinition[]): RouteDefinition[] {
-  return routes.filter((route) => route.access === 'public' && route.method === 'POST');
+  return routes.filter((route) => route.access === 'public' && route.method === 'POST' && route.caller !== 'provider');
 }
 
 /**
@@ -65,6 +65,10 @@ export class HttpApi extends Construct {
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(accessLogs),
         // Path without query string; no body, no headers: nothing personal but the address.
+        // `ip` is CloudFront's edge address, not the viewer's: an HTTP API's access log can
+        // write $context variables only, never a request header such as
+        // CloudFront-Viewer-Address. The viewer's address is in CloudFront's own logs (c-ip,
+        // logs bucket, cloudfront/) and in the functions' log lines (docs/RUNBOOK.md).
         format: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',

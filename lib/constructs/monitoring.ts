@@ -27,6 +27,16 @@ export interface MonitoringProps {
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
+const FIFTEEN_MINUTES = Duration.minutes(15);
+
+/** The channels a stage sends on (lib/stages.ts messaging). */
+export function stageChannels(config: StageConfig): ('whatsapp' | 'sms')[] {
+  const { otpChannels, sms } = config.messaging;
+  return [
+    ...(otpChannels !== 'sms' ? (['whatsapp'] as const) : []),
+    ...(otpChannels !== 'whatsapp' || sms ? (['sms'] as const) : []),
+  ];
+}
 
 /**
  * The stage's health alarms and its dashboard. The funnel comes from the handlers'
@@ -140,6 +150,62 @@ export class Monitoring extends Construct {
       evaluationPeriods: 2,
     });
 
+    // Delivery rate per channel: what a provider reported delivered of what it accepted,
+    // from the series that countBy publishes with the channel dimension.
+    const byChannel = (metricName: MetricName, channel: string, period: Duration, label: string) =>
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { ...stageMetricDimensions(config.stage), channel },
+        statistic: cloudwatch.Stats.SUM,
+        period,
+        label,
+      });
+    const channels = stageChannels(config);
+    const deliveryRates = channels.map((channel) => {
+      // Ids per channel: the dashboard draws both channels' expressions in one graph.
+      const [accepted, delivered] = [`accepted_${channel}`, `delivered_${channel}`];
+      const rate = new cloudwatch.MathExpression({
+        expression: `IF(FILL(${accepted}, 0) >= ${thresholds.deliveryMinAccepted}, FILL(${delivered}, 0) / ${accepted}, 1)`,
+        usingMetrics: {
+          [accepted]: byChannel('MessageAccepted', channel, FIFTEEN_MINUTES, `${channel} accepted`),
+          [delivered]: byChannel('MessageDelivered', channel, FIFTEEN_MINUTES, `${channel} delivered`),
+        },
+        period: FIFTEEN_MINUTES,
+        label: `${channel} delivery rate`,
+      });
+      alarms.add(`DeliveryRate${pascalCase(channel)}`, {
+        name: `delivery-rate-${channel}`,
+        description: `${channel === 'sms' ? 'SMS' : 'WhatsApp'} reported fewer than ${pct(thresholds.deliveryRate)} of the messages it accepted as delivered over 15 minutes (with at least ${thresholds.deliveryMinAccepted} accepted): codes are not reaching phones. Look at MessageFailed by channel_code on the dashboard first.`,
+        runbook: 'delivery-rate',
+        metric: rate,
+        threshold: thresholds.deliveryRate,
+        comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      });
+      return rate;
+    });
+
+    // The WhatsApp messaging tier filling up: past it, new numbers go by SMS (or nowhere).
+    const tier = config.messaging.whatsappTier;
+    const uniqueRecipients = new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: 'WhatsAppUniqueRecipients24h',
+      dimensionsMap: stageMetricDimensions(config.stage),
+      statistic: cloudwatch.Stats.MAXIMUM,
+      period: FIVE_MINUTES,
+      label: 'Unique WhatsApp recipients, last 24 h',
+    });
+    const tierThreshold = Math.ceil(tier.uniqueRecipientsPer24h * tier.alarmShare);
+    if (channels.includes('whatsapp') && tier.uniqueRecipientsPer24h > 0) {
+      alarms.add('WhatsappTier', {
+        name: 'whatsapp-tier',
+        description: `the unique WhatsApp recipients of the last 24 hours reached ${tierThreshold}, ${pct(tier.alarmShare)} of the messaging tier (${tier.uniqueRecipientsPer24h}): past the tier, codes to new numbers ${config.messaging.otpChannels === 'whatsapp-then-sms' ? 'go by SMS' : 'fail'}. Check the tier in WhatsApp Manager first.`,
+        runbook: 'whatsapp-tier',
+        metric: uniqueRecipients,
+        threshold: tierThreshold,
+      });
+    }
+
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: resourcePrefix(config),
       defaultInterval: Duration.days(1),
@@ -193,6 +259,52 @@ export class Monitoring extends Construct {
         apiRequests.with({ label: 'Requests' }),
         api.api.metricClientError({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM, label: '4xx' }),
         apiServerErrors.with({ label: '5xx' }),
+      ]),
+    );
+    const search = (metricName: MetricName, dimension: string, label: string) =>
+      new cloudwatch.MathExpression({
+        expression: `SEARCH('{${METRICS_NAMESPACE},${dimension},service,stage} MetricName="${metricName}" stage="${config.stage}"', 'Sum', 300)`,
+        usingMetrics: {},
+        period: FIVE_MINUTES,
+        label,
+      });
+    this.dashboard.addWidgets(
+      graph(
+        'Messages by channel: accepted, delivered',
+        channels.flatMap((channel) => [
+          byChannel('MessageAccepted', channel, FIVE_MINUTES, `${channel} accepted`),
+          byChannel('MessageDelivered', channel, FIVE_MINUTES, `${channel} delivered`),
+        ]),
+      ),
+      graph('Delivery rate by channel (15 min)', deliveryRates, {
+        leftAnnotations: [{ value: thresholds.deliveryRate, label: 'alarm' }],
+        leftYAxis: { min: 0, max: 1 },
+      }),
+      graph('Failures by provider code', [
+        product('MessageFailed', 'Failed (all)'),
+        search('MessageFailed', 'channel_code', 'Failed by channel:code'),
+      ]),
+    );
+    this.dashboard.addWidgets(
+      graph('Codes that fell back to SMS', [
+        product('OtpFellBackToSms', 'Fell back (all)'),
+        search('OtpFellBackToSms', 'reason', 'By reason'),
+      ]),
+      graph('WhatsApp unique recipients (24 h) and the tier', [uniqueRecipients], {
+        leftAnnotations:
+          tier.uniqueRecipientsPer24h > 0
+            ? [
+                { value: tier.uniqueRecipientsPer24h, label: 'tier' },
+                { value: tierThreshold, label: 'alarm' },
+              ]
+            : [],
+      }),
+      graph('Decision notices and throttled sends', [
+        product('DecisionNoticeSent', 'Decision notices (all)'),
+        ...channels.map((channel) =>
+          byChannel('DecisionNoticeSent', channel, FIVE_MINUTES, `Decision notices by ${channel}`),
+        ),
+        product('OutboundThrottled', 'Sends put back (provider rate limit)'),
       ]),
     );
     this.dashboard.addWidgets(

@@ -2,6 +2,7 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { rallyModel } from '../rally-model';
 import type { StageConfig } from '../stages';
 import type { Alarms } from './alarms';
 import type { ProjectFunction } from './project-function';
@@ -21,10 +22,12 @@ export interface OutboundMessagingProps {
 export class OutboundMessaging extends Construct {
   public readonly queue: sqs.Queue;
   public readonly deadLetterQueue: sqs.Queue;
+  private readonly config: StageConfig;
 
   constructor(scope: Construct, id: string, props: OutboundMessagingProps) {
     super(scope, id);
     const { config } = props;
+    this.config = config;
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -51,7 +54,7 @@ export class OutboundMessaging extends Construct {
       'OutboundDeadLetters',
       'outbound-dead-letters',
       this.deadLetterQueue,
-      `outbound messages (welcome WhatsApp or webhook) failed ${config.outbound.maxReceiveCount} times and wait in the dead-letter queue. First read the outbound consumer's log for the cause (provider down, webhook refusing); once it is fixed, npm run dlq:redrive -- --stage ${config.stage}.`,
+      `outbound messages (welcome, decision notice or webhook) failed ${config.outbound.maxReceiveCount} times and wait in the dead-letter queue. First read the outbound consumer's log for the cause (provider down, webhook refusing); once it is fixed, npm run dlq:redrive -- --stage ${config.stage}.`,
     );
   }
 
@@ -59,10 +62,11 @@ export class OutboundMessaging extends Construct {
   addConsumer(consumer: ProjectFunction): void {
     consumer.function.addEventSource(
       new SqsEventSource(this.queue, {
-        batchSize: 10,
+        batchSize: rallyModel.outboundBatchSize,
         reportBatchItemFailures: true,
-        // Keeps the send rate well inside WhatsApp Cloud API limits.
-        maxConcurrency: 5,
+        // The consumer's send rate: concurrent batches, each sending one message after
+        // another, kept inside the channel's rate (docs/CAPACITY.md).
+        maxConcurrency: this.config.outbound.maxConcurrency,
       }),
     );
   }

@@ -40,6 +40,8 @@ export interface ProjectFunctionProps {
   readonly secrets?: readonly FunctionSecretGrant[];
   /** Further non-secret settings. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Concurrency reserved for (and capping) this function; unset: the account's shared pool. */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export class ProjectFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       environment,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       // X-Ray active tracing: each invocation's segment (cold start, init, duration) at
       // sampled cost. The handlers do not instrument their SDK clients, so downstream calls
       // show as the function's time; the HTTP API in front has no X-Ray at all (only REST

@@ -4,6 +4,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { parseRuntimeConfig, type RuntimeConfig } from '../../rules/runtime-config';
 import type { StageConfig } from '../stages';
@@ -18,7 +19,30 @@ export interface WebHostingProps {
   readonly userPoolClientId: string;
   /** The stage's web ACL (us-east-1, Edge stack), when the stage has `waf.enabled`. */
   readonly webAclArn?: string;
+  /** The generated keys secret: its `originVerifyToken` goes to the API as `x-origin-verify`. */
+  readonly keysSecret: secretsmanager.ISecret;
 }
+
+/** The header CloudFront adds to every API request, with the keys secret's originVerifyToken. */
+export const originVerifyHeader = 'x-origin-verify';
+
+/**
+ * Viewer headers the API reads, and the one CloudFront header it needs. CloudFront sets
+ * CloudFront-Viewer-Address itself (the viewer's IP and port); a viewer's own header of
+ * that name never reaches the origin. Authorization is not listed: an origin request
+ * policy may not forward it, so the API's cache policy carries it (in its cache key).
+ */
+export const apiForwardedHeaders = [
+  'Accept',
+  'Accept-Language',
+  'Content-Type',
+  'Origin',
+  'Referer',
+  'User-Agent',
+  // Meta signs each webhook POST with the app secret.
+  'X-Hub-Signature-256',
+  'CloudFront-Viewer-Address',
+] as const;
 
 /**
  * Rewrites every path that names no file (an SPA route such as /admin/reports) to
@@ -121,6 +145,35 @@ export class WebHosting extends Construct {
     const apiOrigin = new origins.HttpOrigin(props.apiDomainName, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      // Proves a request came through this distribution: the API trusts the viewer address
+      // header only beside it. A CloudFormation dynamic reference, resolved at deploy time:
+      // the value is in no template. CloudFront replaces a viewer's header of the same name.
+      customHeaders: {
+        [originVerifyHeader]: props.keysSecret.secretValueFromJson('originVerifyToken').unsafeUnwrap(),
+      },
+    });
+
+    // The API's responses are never cached: TTL 0 unless the API itself says otherwise (it
+    // does not), and then at most a second, keyed by the caller's token and the query string.
+    // Not the managed CachingDisabled policy: with it only the managed AllViewer origin
+    // request policies may forward Authorization, and the API needs a policy of its own
+    // that names CloudFront-Viewer-Address and keeps the Host header out.
+    const apiCachePolicy = new cloudfront.CachePolicy(this, 'ApiCachePolicy', {
+      comment: `Membership ${config.stage}: the API, uncached; Authorization reaches the origin`,
+      defaultTtl: Duration.seconds(0),
+      minTtl: Duration.seconds(0),
+      maxTtl: Duration.seconds(1),
+      headerBehavior: cloudfront.CacheHeaderBehavior.allowList('Authorization'),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const apiOriginRequestPolicy = new cloudfront.OriginRequestPolicy(this, 'ApiOriginRequestPolicy', {
+      comment: `Membership ${config.stage}: the API's headers and the viewer's address`,
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...apiForwardedHeaders),
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
     });
 
     const domain = config.customDomain;
@@ -140,9 +193,8 @@ export class WebHosting extends Construct {
           origin: apiOrigin,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          // With caching disabled, this policy forwards the Authorization header too.
-          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          cachePolicy: apiCachePolicy,
+          originRequestPolicy: apiOriginRequestPolicy,
           responseHeadersPolicy: this.responseHeadersPolicy,
           compress: true,
         },
