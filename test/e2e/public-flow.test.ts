@@ -40,6 +40,7 @@ afterAll(async () => {
     codes: outbox.flatMap((m) => (m.code ? [m.code] : [])),
   });
   await fetch(`${appUrl}/dev/whatsapp/reset`, { method: 'POST' });
+  await fetch(`${appUrl}/dev/sms/reset`, { method: 'POST' });
   await fetch(`${appUrl}/dev/webhooks/reset`, { method: 'POST' });
   expect(leaks).toEqual([]);
 });
@@ -65,7 +66,7 @@ async function otpFor(mobile: string, notId?: string): Promise<{ id: string; cod
   let found: OutboxMessage | undefined;
   await expect
     .poll(async () => {
-      found = (await outboxMessages()).find((m) => m.kind === 'otp' && m.to === `91${mobile}`);
+      found = (await outboxMessages()).find((m) => m.kind === 'otp' && m.to.replace(/^\+/, '') === `91${mobile}`);
       return found && found.id !== notId ? found.code : undefined;
     })
     .toMatch(/^\d{6}$/);
@@ -402,26 +403,33 @@ describe.each(['en', 'ta'] as const)('public flow in %s', (language) => {
     }
   });
 
-  it('shows the WhatsApp failure message when the send fails', async () => {
+  it('says a failed send in our words, never the provider\'s, when neither WhatsApp nor SMS takes it', async () => {
     await queueDrained(); // A welcome message still on its way would take the fault.
     const o = await open(language);
     try {
       await mobileInput(o).fill(freshMobile());
       await expect.poll(() => sendButton(o).isEnabled()).toBe(true);
-      const armed = await fetch(`${appUrl}/dev/whatsapp/fail`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ mode: 'recipient' }),
-      });
-      expect(armed.status).toBe(200);
+      for (const [path, mode] of [
+        ['/dev/whatsapp/fail', 'recipient'],
+        ['/dev/sms/fail', 'http500'],
+      ] as const) {
+        const armed = await fetch(`${appUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ mode }),
+        });
+        expect(armed.status, path).toBe(200);
+      }
       await sendButton(o).click();
       const alert = o.page.getByRole('alert');
       await alert.waitFor();
       const text = await alert.innerText();
-      expect(text).toContain(o.s.errors.WHATSAPP_SEND_FAILED);
-      expect(text).toContain('Message undeliverable'); // the provider's own message (spec 8)
+      expect(text).toContain(o.s.errors.SMS_SEND_FAILED);
+      expect(text).not.toMatch(/131026|undeliverable|#\d/i); // no provider text (issue 13, item 3)
       expect(await codeInput(o).count()).toBe(0);
     } finally {
+      await fetch(`${appUrl}/dev/whatsapp/reset`, { method: 'POST' });
+      await fetch(`${appUrl}/dev/sms/reset`, { method: 'POST' });
       await o.context.close();
     }
   });

@@ -26,6 +26,7 @@ export function launchChromium(): Promise<Browser> {
 
 export const viewports = {
   phone: { width: 360, height: 740 },
+  tablet: { width: 768, height: 1024 },
   desktop: { width: 1280, height: 800 },
 } as const;
 
