@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { deliveryStatuses, otpChannels } from './api';
 import { applicationStatuses } from './application';
 import { districts } from './districts';
 import { parseDate } from './ist';
@@ -77,9 +78,22 @@ export const listResponseSchema = z.object({
 });
 export type ListResponse = z.infer<typeof listResponseSchema>;
 
+/** A decision notice that went to the applicant, with what its provider last reported. */
+export const decisionNoticeSchema = z.object({
+  decision: z.enum(['approved', 'rejected']),
+  channel: z.enum(otpChannels),
+  sentAt: z.string(),
+  status: z.enum(deliveryStatuses),
+  /** The provider's code when the delivery failed (e.g. 131026, TEXT_BLOCKED). */
+  errorCode: z.string().optional(),
+});
+export type DecisionNotice = z.infer<typeof decisionNoticeSchema>;
+
 export const applicationDetailSchema = z.object({
   application: applicationRowSchema,
   audit: z.array(auditEntrySchema),
+  /** Newest first; empty when none went (or notices are off). */
+  notices: z.array(decisionNoticeSchema).default([]),
 });
 export type ApplicationDetail = z.infer<typeof applicationDetailSchema>;
 

@@ -1,30 +1,93 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 
-// What the public flow hands to the outbound queue after a submit: small messages that
-// name the application; the consumer reads the application itself, so no personal
-// data sits in the queue.
-export const outboundMessageSchema = z.object({
-  kind: z.enum(['welcome', 'webhook']),
-  applicationId: z.string().min(1),
+// What the handlers hand to the outbound queue: small messages that name the
+// application; the consumer reads the application itself, so no personal data sits in
+// the queue. After a submit: the welcome message and the webhook. After an admin's
+// approval or rejection: the decision notice, with the time of the change it notifies.
+
+const applicationId = z.string().min(1);
+
+export const decisions = ['approved', 'rejected'] as const;
+export type Decision = (typeof decisions)[number];
+
+export const decisionMessageSchema = z.object({
+  kind: z.literal('decision'),
+  applicationId,
+  decision: z.enum(decisions),
+  /** When the status was set (ISO); the notice goes only if it is still the application's last change. */
+  changedAt: z.iso.datetime(),
 });
+export type DecisionMessage = z.infer<typeof decisionMessageSchema>;
+
+export const outboundMessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('welcome'), applicationId }),
+  z.object({ kind: z.literal('webhook'), applicationId }),
+  decisionMessageSchema,
+]);
 export type OutboundMessage = z.infer<typeof outboundMessageSchema>;
 
+/** SQS's longest DelaySeconds. */
+export const MAX_DELAY_SECONDS = 900;
+/** SQS's most entries in one SendMessageBatch. */
+const BATCH_ENTRIES = 10;
+/**
+ * Message attribute carrying how many times a send met a provider's rate limit: the
+ * consumer re-queues such a message with a growing delay, outside the body, so the body
+ * stays the message's idempotency key.
+ */
+export const THROTTLE_ATTEMPT_ATTRIBUTE = 'throttleAttempt';
+
+export interface SendOptions {
+  /** SQS DelaySeconds, clamped to 0..900. */
+  readonly delaySeconds?: number;
+  /** Sets THROTTLE_ATTEMPT_ATTRIBUTE. */
+  readonly throttleAttempt?: number;
+}
+
+/** Some messages were not queued (after one retry of the refused entries); `failed` names them. */
+export class OutboundQueueError extends Error {
+  override name = 'OutboundQueueError';
+  constructor(readonly failed: readonly OutboundMessage[]) {
+    super(`Outbound queue refused ${failed.length} message(s)`);
+  }
+}
+
 export interface OutboundQueue {
-  send(messages: readonly OutboundMessage[]): Promise<void>;
+  /** Throws OutboundQueueError naming the messages that were not queued. */
+  send(messages: readonly OutboundMessage[], options?: SendOptions): Promise<void>;
 }
 
 export function makeSqsOutboundQueue(client: SQSClient, queueUrl: string): OutboundQueue {
+  const entry = (m: OutboundMessage, i: number, options: SendOptions) => ({
+    Id: String(i),
+    MessageBody: JSON.stringify(m),
+    ...(options.delaySeconds !== undefined && {
+      DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(options.delaySeconds))),
+    }),
+    ...(options.throttleAttempt !== undefined && {
+      MessageAttributes: {
+        [THROTTLE_ATTEMPT_ATTRIBUTE]: { DataType: 'String', StringValue: String(options.throttleAttempt) },
+      },
+    }),
+  });
+  const sendChunk = async (chunk: readonly OutboundMessage[], options: SendOptions): Promise<OutboundMessage[]> => {
+    const result = await client.send(
+      new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: chunk.map((m, i) => entry(m, i, options)) }),
+    );
+    return (result.Failed ?? []).map((f) => chunk[Number(f.Id)]!).filter(Boolean);
+  };
   return {
-    async send(messages) {
-      if (messages.length === 0) return;
-      const result = await client.send(
-        new SendMessageBatchCommand({
-          QueueUrl: queueUrl,
-          Entries: messages.map((m, i) => ({ Id: String(i), MessageBody: JSON.stringify(m) })),
-        }),
-      );
-      if (result.Failed?.length) throw new Error(`Outbound queue refused ${result.Failed.length} message(s)`);
+    async send(messages, options = {}) {
+      const failed: OutboundMessage[] = [];
+      for (let i = 0; i < messages.length; i += BATCH_ENTRIES) {
+        const chunk = messages.slice(i, i + BATCH_ENTRIES);
+        // Entries refused on their own (SQS's per-entry failures, often transient) get one more try.
+        let refused = await sendChunk(chunk, options).catch(() => [...chunk]);
+        if (refused.length > 0) refused = await sendChunk(refused, options).catch(() => refused);
+        failed.push(...refused);
+      }
+      if (failed.length > 0) throw new OutboundQueueError(failed);
     },
   };
 }

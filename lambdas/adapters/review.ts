@@ -22,8 +22,18 @@ export interface Actor {
   readonly email: string;
 }
 
+/**
+ * When the application's status last became what it is (ISO). Set only when the status
+ * really changes (not when the same status is set again with a note): a decision notice
+ * goes only while this is still the time of the change it notifies.
+ */
+export const STATUS_CHANGED_AT = 'status_changed_at';
+
+/** `unchanged`: the application already had that status (the note and the audit entry are kept all the same). */
+export type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
+
 export interface ReviewStore {
-  changeStatus(id: string, status: ApplicationStatus, actor: Actor, now: Date, note?: string): Promise<'changed' | 'not-found'>;
+  changeStatus(id: string, status: ApplicationStatus, actor: Actor, now: Date, note?: string): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
   erase(id: string, actor: Actor, now: Date): Promise<'erased' | 'not-found'>;
   startExport(filters: ApplicationFilters, actor: Actor, now: Date): Promise<string>;
@@ -49,6 +59,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
         if (!current.Item) return 'not-found';
         const from = String(current.Item.application_status);
         const district = typeof current.Item.revenue_district === 'string' ? current.Item.revenue_district : 'Unknown';
+        const same = from === status;
         try {
           await db.send(
             new TransactWriteCommand({
@@ -57,7 +68,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
                   Update: {
                     TableName: tables.applications,
                     Key: { pk: applicationKey(id) },
-                    UpdateExpression: 'SET application_status = :to, updated_at = :now, district_status = :ds',
+                    UpdateExpression: `SET application_status = :to, updated_at = :now, district_status = :ds${same ? '' : `, ${STATUS_CHANGED_AT} = :now`}`,
                     ConditionExpression: 'application_status = :from',
                     ExpressionAttributeValues: { ':to': status, ':from': from, ':now': now.toISOString(), ':ds': `${district}#${status}` },
                   },
@@ -81,7 +92,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
               ],
             }),
           );
-          return 'changed';
+          return same ? 'unchanged' : 'changed';
         } catch (error) {
           if (!(error instanceof TransactionCanceledException) || attempt >= 5) throw error;
         }

@@ -1,29 +1,122 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { statusChangeRequestSchema, type StatusChangeResponse } from '../../rules/staff-api';
+import {
+  type DecisionMessage,
+  decisions,
+  MAX_DELAY_SECONDS,
+  makeSqsClient,
+  makeSqsOutboundQueue,
+  type OutboundQueue,
+  OutboundQueueError,
+} from '../adapters/outbound-queue';
 import { makeReviewStore, type ReviewStore } from '../adapters/review';
 import { systemClock } from '../lib/clock';
+import { parseEnv, publicFlowEnvSchema } from '../lib/env';
 import { httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
+import { countBy } from '../lib/metrics';
 import { requireStaff } from '../lib/staff';
 import { staffRuntime } from '../lib/staff-runtime';
 
-/** An admin moves one application or a selection to a status, with an optional note. */
-export function makeHandler(deps: { review: ReviewStore; clock: () => Date }) {
+export interface DecisionNoticeSettings {
+  readonly enabled: boolean;
+  /** DECISION_QUIET_SECONDS: the notice waits this long (SQS delays at most 900 s; the consumer waits out the rest). */
+  readonly quietSeconds: number;
+  readonly queue: OutboundQueue;
+}
+
+const isDecision = (status: string): status is DecisionMessage['decision'] =>
+  (decisions as readonly string[]).includes(status);
+
+/**
+ * An admin moves one application or a selection to a status, with an optional note.
+ * Approving or rejecting queues a decision notice for each application whose status
+ * really changed (docs/MESSAGING.md, "Decision notices").
+ */
+export function makeHandler(deps: { review: ReviewStore; clock: () => Date; notices?: DecisionNoticeSettings }) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
     const staff = requireStaff(event, 'write');
     const { ids, status, note } = parseBody(event, statusChangeRequestSchema);
     const now = deps.clock();
     const result: StatusChangeResponse = { changed: [], notFound: [] };
+    const reallyChanged: string[] = [];
     const unique = [...new Set(ids)];
     for (let i = 0; i < unique.length; i += 10) {
       const chunk = unique.slice(i, i + 10);
       const outcomes = await Promise.all(chunk.map((id) => deps.review.changeStatus(id, status, staff, now, note)));
-      outcomes.forEach((outcome, j) => (outcome === 'changed' ? result.changed : result.notFound).push(chunk[j]!));
+      outcomes.forEach((outcome, j) => {
+        const id = chunk[j]!;
+        if (outcome === 'not-found') return void result.notFound.push(id);
+        // Setting the status an application already has still records the note: it is listed as changed.
+        result.changed.push(id);
+        if (outcome === 'changed') reallyChanged.push(id);
+      });
     }
     logger.info('Status changed', { count: result.changed.length, status });
+    if (deps.notices?.enabled && isDecision(status) && reallyChanged.length > 0) {
+      await queueNotices(deps.notices, reallyChanged, status, now);
+    }
     return json(200, result);
   });
 }
 
+/**
+ * The status change stands whatever happens here: it is committed, and the admin sees it
+ * done. A notice the queue refused (after the adapter's own retry) is logged with its
+ * application ids, decision and time, so that the runbook can queue it again, and the
+ * failed request is counted as OutboundFailed (kind decision), which the dashboard shows
+ * beside the consumer's failures.
+ */
+async function queueNotices(
+  settings: DecisionNoticeSettings,
+  applicationIds: readonly string[],
+  decision: DecisionMessage['decision'],
+  now: Date,
+): Promise<void> {
+  const changedAt = now.toISOString();
+  const messages: DecisionMessage[] = applicationIds.map((applicationId) => ({
+    kind: 'decision',
+    applicationId,
+    decision,
+    changedAt,
+  }));
+  try {
+    await settings.queue.send(messages, { delaySeconds: Math.min(settings.quietSeconds, MAX_DELAY_SECONDS) });
+    logger.info('Decision notices queued', { count: messages.length, decision });
+  } catch (error) {
+    const failed = error instanceof OutboundQueueError ? error.failed : messages;
+    logger.error('Decision notices not queued: the status change stands; queue them again from this entry', {
+      errorName: (error as Error).name,
+      count: failed.length,
+      applicationIds: failed.map((m) => m.applicationId),
+      decision,
+      changedAt,
+    });
+    countBy('OutboundFailed', 'kind', 'decision');
+  }
+}
+
 const { db, tables } = staffRuntime();
-export const handler = makeHandler({ review: makeReviewStore(db, tables), clock: systemClock() });
+const messaging = parseEnv(
+  publicFlowEnvSchema.pick({
+    APP_MODE: true,
+    AWS_REGION: true,
+    OUTBOUND_QUEUE_URL: true,
+    DECISION_NOTICES_ENABLED: true,
+    DECISION_QUIET_SECONDS: true,
+  }),
+);
+if (messaging.DECISION_NOTICES_ENABLED && !messaging.OUTBOUND_QUEUE_URL) {
+  throw new Error('Invalid function configuration: OUTBOUND_QUEUE_URL (decision notices are on)');
+}
+export const handler = makeHandler({
+  review: makeReviewStore(db, tables),
+  clock: systemClock(),
+  ...(messaging.DECISION_NOTICES_ENABLED && {
+    notices: {
+      enabled: true,
+      quietSeconds: messaging.DECISION_QUIET_SECONDS,
+      queue: makeSqsOutboundQueue(makeSqsClient(messaging), messaging.OUTBOUND_QUEUE_URL),
+    },
+  }),
+});

@@ -3,10 +3,12 @@ import { BasePersistenceLayer, type IdempotencyRecord } from '@aws-lambda-powert
 import type { SQSRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localLambdaContext } from '../../local/queue';
+import type { DecisionNoticeStore, SentNotice } from '../adapters/decision-notices';
 import { toStoredItem } from '../adapters/applications';
 import type { WebhookPayload } from '../adapters/webhook';
 import { WebhookError } from '../adapters/webhook';
 import { WhatsAppError } from '../adapters/whatsapp';
+import { makePacer } from '../lib/pacer';
 import type * as Consumer from './outbound-consumer';
 
 // The consumer's own decisions with stand-in ports: which records fail, the retry delay
@@ -21,6 +23,7 @@ beforeAll(async () => {
   vi.stubEnv('DYNAMODB_ENDPOINT', 'http://127.0.0.1:1');
   vi.stubEnv('TABLE_APPLICATIONS', 'applications');
   vi.stubEnv('TABLE_IDEMPOTENCY', 'idempotency');
+  vi.stubEnv('TABLE_DELIVERIES', 'deliveries');
   vi.stubEnv('OUTBOUND_QUEUE_URL', 'http://127.0.0.1:1/000000000000/outbound');
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
   consumer = await import('./outbound-consumer');
@@ -208,9 +211,19 @@ describe('outbound metrics', () => {
     await run().catch(() => undefined);
     vi.restoreAllMocks();
     return lines
-      .map((l) => JSON.parse(l) as { _aws?: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }; kind?: string })
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            _aws?: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] };
+            kind?: string;
+            channel?: string;
+          },
+      )
       .filter((l) => l._aws)
-      .map((l) => `${l._aws!.CloudWatchMetrics[0]!.Metrics[0]!.Name}${l.kind ? ` kind=${l.kind}` : ''}`);
+      .map(
+        (l) =>
+          `${l._aws!.CloudWatchMetrics[0]!.Metrics[0]!.Name}${l.kind ? ` kind=${l.kind}` : ''}${l.channel ? ` channel=${l.channel}` : ''}`,
+      );
   }
 
   it('counts a failure before the last receive as retried, and one on the last receive as dead-lettered', async () => {
@@ -229,8 +242,272 @@ describe('outbound metrics', () => {
       'OutboundDeadLettered kind=welcome',
     ]);
     expect(await emitted(() => run(record('w', { kind: 'welcome', applicationId: 'app-1' }, 6)))).toEqual([
+      'MessageAccepted',
+      'MessageAccepted channel=whatsapp',
       'OutboundDelivered',
       'OutboundDelivered kind=welcome',
     ]);
+  });
+});
+
+/** Decision-notice claims in memory, with the conditional write's semantics. */
+function memoryNotices(): DecisionNoticeStore & { claims: Map<string, { token: string; sent?: SentNotice; leaseUntil: number }> } {
+  const claims = new Map<string, { token: string; sent?: SentNotice; leaseUntil: number }>();
+  const key = (id: string, d: string) => `${id}#${d}`;
+  return {
+    claims,
+    async claim(id, decision, now, lease) {
+      const existing = claims.get(key(id, decision));
+      if (existing?.sent) return { kind: 'sent', notice: existing.sent };
+      if (existing && existing.leaseUntil > now.getTime()) return { kind: 'in-progress', retryAfterSeconds: 5 };
+      const token = `t${claims.size}-${Math.random()}`;
+      claims.set(key(id, decision), { token, leaseUntil: now.getTime() + lease * 1000 });
+      return { kind: 'claimed', token };
+    },
+    async complete(id, decision, token, sent) {
+      const c = claims.get(key(id, decision));
+      if (c?.token !== token) return false;
+      c.sent = { decision, ...sent };
+      return true;
+    },
+    async release(id, decision, token) {
+      if (claims.get(key(id, decision))?.token === token && !claims.get(key(id, decision))?.sent) claims.delete(key(id, decision));
+    },
+    async sentFor(id) {
+      return (['approved', 'rejected'] as const).flatMap((d) => claims.get(key(id, d))?.sent ?? []);
+    },
+  };
+}
+
+const changedAt = '2026-11-24T08:32:00.000Z';
+const approvedApplication = {
+  ...application,
+  consent: { ...application.consent, language: 'ta' as const },
+  application_status: 'approved' as const,
+  status_changed_at: changedAt,
+};
+const decision = { kind: 'decision', applicationId: 'app-1', decision: 'approved', changedAt };
+const smsTemplate = (text: string) => ({ templateId: '1107000000000000001', text });
+
+function decisionSetup(
+  options: {
+    channels?: 'whatsapp' | 'sms' | 'whatsapp-then-sms';
+    now?: string;
+    whatsappFails?: (() => Error)[];
+    smsFails?: (() => Error)[];
+    stored?: Record<string, unknown>;
+    maxAttempts?: number;
+  } = {},
+) {
+  const whatsappFails = [...(options.whatsappFails ?? [])];
+  const smsFails = [...(options.smsFails ?? [])];
+  const whatsapp: { to: string; name: string; language: string; parameters: readonly string[] }[] = [];
+  const sms: { to: string; templateId: string; variables: readonly string[] }[] = [];
+  const requeued: { body: unknown; delaySeconds?: number; throttleAttempt?: number }[] = [];
+  const accepted: { channel: string; messageId: string; purpose: string }[] = [];
+  const delays: number[] = [];
+  const notices = memoryNotices();
+  let now = new Date(options.now ?? '2026-11-24T08:40:00.000Z');
+  const handler = consumer.makeHandler({
+    applications: { get: async (id) => (id === 'app-1' ? (options.stored ?? approvedApplication) : undefined) },
+    gateway: async () => ({
+      sendWelcome: async () => {
+        const fail = whatsappFails.shift();
+        if (fail) throw fail();
+        return 'wamid.welcome';
+      },
+    }),
+    webhook: async () => ({ deliver: async () => ({ status: 200 }) }),
+    persistenceStore: new MemoryPersistence(),
+    visibility: { change: async (_record, seconds) => void delays.push(seconds) },
+    retryBaseSeconds: 60,
+    maxReceiveCount: 5,
+    decisions: {
+      settings: {
+        channels: options.channels ?? 'whatsapp-then-sms',
+        quietSeconds: 300,
+        whatsappTemplates: {
+          approved: { name: 'decision_approved', languages: { en: 'en', ta: 'ta' } },
+          rejected: { name: 'decision_rejected', languages: { en: 'en', ta: 'ta' } },
+        },
+        smsTemplates: {
+          otp: { en: smsTemplate('Your code is {#var#}') },
+          approved: { en: smsTemplate('Dear {#var#}, approved.'), ta: smsTemplate('அன்புள்ள {#var#}, ஏற்கப்பட்டது.') },
+          rejected: { en: smsTemplate('Not approved.') },
+        },
+      },
+      whatsapp: async () => ({
+        sendTemplate: async (to, name, language, parameters) => {
+          const fail = whatsappFails.shift();
+          if (fail) throw fail();
+          whatsapp.push({ to, name, language, parameters });
+          return `wamid.${whatsapp.length}`;
+        },
+      }),
+      sms: async () => ({
+        send: async (to, template, variables) => {
+          const fail = smsFails.shift();
+          if (fail) throw fail();
+          sms.push({ to, templateId: template.templateId, variables });
+          return `sms-${sms.length}`;
+        },
+      }),
+      notices,
+    },
+    deliveries: { recordAccepted: async (ref, meta) => void accepted.push({ ...ref, purpose: meta.purpose }) },
+    queue: {
+      send: async (messages, opts) => {
+        for (const body of messages) requeued.push({ body, ...opts });
+      },
+    },
+    throttle: { baseSeconds: 4, maxAttempts: options.maxAttempts ?? 10, random: () => 1 },
+    clock: () => now,
+  });
+  const run = (...records: SQSRecord[]) => handler({ Records: records }, localLambdaContext('outbound-consumer', 30_000));
+  return { run, whatsapp, sms, requeued, accepted, delays, notices, setNow: (iso: string) => (now = new Date(iso)) };
+}
+
+const throttled = () => new WhatsAppError('provider', { code: 130429, status: 400 });
+const undeliverable = () => new WhatsAppError('provider', { code: 131026, status: 400 });
+
+function withAttempt(r: SQSRecord, attempt: number): SQSRecord {
+  return {
+    ...r,
+    messageAttributes: {
+      throttleAttempt: { stringValue: String(attempt), stringListValues: [], binaryListValues: [], dataType: 'String' },
+    },
+  };
+}
+
+describe('rate limits', () => {
+  it('puts a throttled welcome back with a growing delay, reports it processed, and sends it from the copy', async () => {
+    const { run, requeued, delays, accepted } = decisionSetup({ whatsappFails: [throttled, throttled] });
+    const welcome = { kind: 'welcome', applicationId: 'app-1' };
+    // Processed: no batch failure, so the queue deletes it without counting a failed receive.
+    expect(await run(record('w', welcome, 1))).toEqual({ batchItemFailures: [] });
+    expect(requeued).toEqual([{ body: welcome, delaySeconds: 4, throttleAttempt: 1 }]);
+    expect(delays).toEqual([]);
+
+    // The copy comes back carrying its attempt; throttled again: twice the delay.
+    expect(await run(withAttempt(record('w-copy', welcome, 1), 1))).toEqual({ batchItemFailures: [] });
+    expect(requeued[1]).toEqual({ body: welcome, delaySeconds: 8, throttleAttempt: 2 });
+
+    // Idempotency recorded nothing as done: the next copy sends.
+    await run(withAttempt(record('w-copy-2', welcome, 1), 2));
+    expect(accepted).toEqual([{ channel: 'whatsapp', messageId: 'wamid.welcome', purpose: 'welcome' }]);
+    expect(requeued).toHaveLength(2);
+  });
+
+  it('keeps the delay within SQS’s 15 minutes and counts a refusal past the cap as an ordinary failure', async () => {
+    expect(consumer.throttleDelaySeconds(4, 30, () => 1)).toBe(900);
+    expect(consumer.throttleDelaySeconds(4, 1, () => 0)).toBe(2);
+    const { run, requeued, delays } = decisionSetup({ whatsappFails: [throttled], maxAttempts: 3 });
+    const result = await run(withAttempt(record('w', { kind: 'welcome', applicationId: 'app-1' }, 2), 3), record('h', { kind: 'webhook', applicationId: 'app-1' }));
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'w' }] });
+    expect(requeued).toEqual([]);
+    expect(delays).toEqual([120]);
+  });
+
+  it('puts a decision back when SMS is throttled, releasing its claim', async () => {
+    const { SmsError } = await import('../adapters/sms');
+    const { run, requeued, notices, sms } = decisionSetup({ channels: 'sms', smsFails: [() => new SmsError('throttled', 'ThrottlingException')] });
+    expect(await run(record('d', decision))).toEqual({ batchItemFailures: [] });
+    expect(requeued).toEqual([{ body: decision, delaySeconds: 4, throttleAttempt: 1 }]);
+    expect(notices.claims.size).toBe(0);
+    await run(withAttempt(record('d2', decision), 1));
+    expect(sms).toEqual([{ to: '919876543210', templateId: '1107000000000000001', variables: ['Kavya Raman'] }]);
+  });
+
+  it('keeps each channel under its rate with the pacer', async () => {
+    let clock = 0;
+    const waits: number[] = [];
+    const pacer = makePacer(10, { burst: 2, now: () => clock, sleep: async (ms) => void waits.push(ms) });
+    await Promise.all([pacer.take(), pacer.take(), pacer.take(), pacer.take()]);
+    expect(waits).toEqual([100, 200]);
+    clock = 1000;
+    await pacer.take();
+    expect(waits).toEqual([100, 200]);
+  });
+});
+
+describe('decision notices', () => {
+  it('sends one notice in the applicant’s language after the quiet period, and never again', async () => {
+    const { run, whatsapp, requeued, accepted, notices, setNow } = decisionSetup({ now: '2026-11-24T08:33:00.000Z' });
+    // One minute after the change: put back for the remaining four, nothing sent.
+    expect(await run(record('d', decision))).toEqual({ batchItemFailures: [] });
+    expect(requeued).toEqual([{ body: decision, delaySeconds: 240 }]);
+    expect(whatsapp).toEqual([]);
+
+    setNow('2026-11-24T08:37:01.000Z');
+    await run(record('d-copy', decision));
+    expect(whatsapp).toEqual([
+      { to: '919876543210', name: 'decision_approved', language: 'ta', parameters: ['Kavya Raman'] },
+    ]);
+    expect(accepted).toEqual([{ channel: 'whatsapp', messageId: 'wamid.1', purpose: 'decision' }]);
+    expect(await notices.sentFor('app-1')).toEqual([
+      { decision: 'approved', channel: 'whatsapp', messageId: 'wamid.1', sentAt: '2026-11-24T08:37:01.000Z' },
+    ]);
+    // A redelivery, and a later approval's message that finds the claim: nothing more.
+    await run(record('d-again', decision), record('d-later', { ...decision, changedAt: '2026-11-24T08:30:00.000Z' }));
+    expect(whatsapp).toHaveLength(1);
+  });
+
+  it('sends nothing for a decision set back, superseded by a later change, or an erased application', async () => {
+    const back = decisionSetup({ stored: { ...approvedApplication, application_status: 'pending' } });
+    await back.run(record('d', decision));
+    const later = decisionSetup({ stored: { ...approvedApplication, status_changed_at: '2026-11-24T08:35:00.000Z' } });
+    await later.run(record('d', decision));
+    const erased = decisionSetup();
+    expect(await erased.run(record('d', { ...decision, applicationId: 'gone' }))).toEqual({ batchItemFailures: [] });
+    for (const s of [back, later, erased]) {
+      expect(s.whatsapp).toEqual([]);
+      expect(s.requeued).toEqual([]);
+      expect(s.notices.claims.size).toBe(0);
+    }
+  });
+
+  it('falls back to SMS (Tamil template) when WhatsApp cannot deliver, but not when WhatsApp is busy', async () => {
+    const fallback = decisionSetup({ whatsappFails: [undeliverable] });
+    await fallback.run(record('d', decision));
+    expect(fallback.sms).toEqual([{ to: '919876543210', templateId: '1107000000000000001', variables: ['Kavya Raman'] }]);
+    expect(fallback.accepted).toEqual([{ channel: 'sms', messageId: 'sms-1', purpose: 'decision' }]);
+
+    const busy = decisionSetup({ whatsappFails: [throttled] });
+    await busy.run(record('d', decision));
+    expect(busy.sms).toEqual([]);
+    expect(busy.requeued).toHaveLength(1);
+  });
+
+  it('releases the claim when the send fails, so the retry sends', async () => {
+    const { run, whatsapp, notices } = decisionSetup({ channels: 'whatsapp', whatsappFails: [undeliverable] });
+    expect(await run(record('d', decision), record('h', { kind: 'webhook', applicationId: 'app-1' }))).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'd' }],
+    });
+    expect(notices.claims.size).toBe(0);
+    await run(record('d', decision, 2));
+    expect(whatsapp).toHaveLength(1);
+  });
+
+  it('waits for a claim another consumer holds, without spending a receive', async () => {
+    const { run, notices, requeued, whatsapp } = decisionSetup();
+    await notices.claim('app-1', 'approved', new Date('2026-11-24T08:39:59.000Z'), 120);
+    expect(await run(record('d', decision))).toEqual({ batchItemFailures: [] });
+    expect(requeued).toEqual([{ body: decision, delaySeconds: 5 }]);
+    expect(whatsapp).toEqual([]);
+  });
+
+  it('chooses the stage’s channels', () => {
+    const settings = {
+      quietSeconds: 0,
+      whatsappTemplates: undefined,
+      smsTemplates: { otp: { en: smsTemplate('{#var#}') }, approved: { en: smsTemplate('ok') } },
+    };
+    const wa = { approved: { name: 'a', languages: { en: 'en', ta: 'ta' } }, rejected: { name: 'r', languages: { en: 'en', ta: 'ta' } } };
+    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp-then-sms', whatsappTemplates: wa }, 'approved')).toEqual(['whatsapp', 'sms']);
+    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp', whatsappTemplates: wa }, 'approved')).toEqual(['whatsapp']);
+    expect(consumer.decisionChannels({ ...settings, channels: 'sms', whatsappTemplates: wa }, 'approved')).toEqual(['sms']);
+    // No WhatsApp decision templates: SMS only; no SMS template for the decision: nothing.
+    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp' }, 'approved')).toEqual(['sms']);
+    expect(consumer.decisionChannels({ ...settings, channels: 'sms' }, 'rejected')).toEqual([]);
   });
 });

@@ -6,23 +6,47 @@ import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
+import type { OtpChannel } from '../../rules/api';
 import { maskPhone } from '../../rules/phone';
 import { applicationKey, type ApplicationRepository } from '../adapters/applications';
-import { makeSqsClient, type OutboundMessage, outboundMessageSchema } from '../adapters/outbound-queue';
+import { type DecisionNoticeStore, makeDecisionNoticeStore } from '../adapters/decision-notices';
+import type { DeliveryStore } from '../adapters/deliveries';
+import {
+  type Decision,
+  type DecisionMessage,
+  MAX_DELAY_SECONDS,
+  makeSqsClient,
+  makeSqsOutboundQueue,
+  type OutboundMessage,
+  outboundMessageSchema,
+  type OutboundQueue,
+  THROTTLE_ATTEMPT_ATTRIBUTE,
+} from '../adapters/outbound-queue';
+import { STATUS_CHANGED_AT } from '../adapters/review';
+import { SmsError, type SmsGateway } from '../adapters/sms';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
-import { type MessageGateway, WhatsAppError } from '../adapters/whatsapp';
+import { type MessageGateway, WhatsAppError, whatsAppRefusal } from '../adapters/whatsapp';
+import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
+import { systemClock } from '../lib/clock';
 import { makeDynamoClient } from '../lib/dynamo';
-import { parseEnv, tableName } from '../lib/env';
+import { type OtpChannelMode, parseEnv, type SmsTemplates, tableName, type WhatsappDecisionTemplates } from '../lib/env';
 import { countBy } from '../lib/metrics';
 import { logger } from '../lib/logger';
+import { makePacer, type Pacer } from '../lib/pacer';
 import { publicFlowRuntime } from '../lib/public-flow';
 
-// Delivers what the public flow queues after a submit: the welcome WhatsApp message
-// and the webhook. SQS delivers at least once and the producer may retry a send, so
-// each (kind, application) is sent at most once through Powertools idempotency; a
-// failed message is reported alone (partial batch response) and comes back after an
-// exponential backoff; after the queue's maxReceiveCount it waits in the dead-letter
-// queue, intact, for a redrive.
+// Delivers what the handlers queue: after a submit the welcome WhatsApp message and the
+// webhook; after an approval or a rejection the decision notice (docs/MESSAGING.md,
+// "Decision notices"). SQS delivers at least once and the producer may retry a send, so
+// each message is handled at most once through Powertools idempotency, and a decision
+// notice goes at most once per application and decision through its claim in the
+// deliveries table. A failed message is reported alone (partial batch response) and
+// comes back after an exponential backoff; after the queue's maxReceiveCount it waits in
+// the dead-letter queue, intact, for a redrive.
+//
+// Two cases are not failures and spend none of the message's receives: a decision whose
+// quiet period has not passed, and a send that met a provider's rate limit. A copy of
+// the message goes back to the queue with a delay and the original counts as processed.
 
 /** Idempotency records outlive the queue's retention (4 days) and a redrive from the DLQ soon after. */
 export const IDEMPOTENCY_EXPIRY_SECONDS = 7 * 24 * 3600;
@@ -40,7 +64,27 @@ export const outboundConsumerEnvSchema = z.object({
    * this receive is the last, and the message goes to the dead-letter queue.
    */
   OUTBOUND_MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).max(1000).default(5),
+  /**
+   * The event source mapping's maxConcurrency (lib/constructs/outbound-messaging.ts): at
+   * most this many containers handle batches at once, each one batch at a time, so each
+   * container keeps to 1/maxConcurrency of a channel's rate and together they stay under it.
+   */
+  OUTBOUND_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(5),
+  /** First delay of a send put back after a rate-limit refusal; doubles (with jitter) per attempt, at most 900 s. */
+  OUTBOUND_THROTTLE_BASE_SECONDS: z.coerce.number().int().min(1).max(MAX_DELAY_SECONDS).default(1),
+  /** Rate-limit put-backs of one message before a refusal counts as an ordinary failure (and spends a receive). */
+  OUTBOUND_THROTTLE_MAX_ATTEMPTS: z.coerce.number().int().min(0).max(100).default(10),
 });
+
+/** A claim's lease: longer than the consumer's timeout (30 s), so a live sender never loses it. */
+export const NOTICE_LEASE_SECONDS = 120;
+
+/** The delay of a message put back after its `attempt`-th rate-limit refusal: base × 2^(n−1), at most 900 s, jittered down to half. */
+export function throttleDelaySeconds(baseSeconds: number, attempt: number, random: () => number = Math.random): number {
+  const n = Number.isFinite(attempt) && attempt >= 1 ? Math.floor(attempt) : 1;
+  const ceiling = Math.min(baseSeconds * 2 ** Math.min(n - 1, 20), MAX_DELAY_SECONDS);
+  return Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(ceiling / 2 + (random() * ceiling) / 2)));
+}
 
 /** The next delay of a message received `receiveCount` times: base × 2^(n−1), capped at 12 h. */
 export function retryDelaySeconds(baseSeconds: number, receiveCount: number): number {
@@ -75,6 +119,28 @@ export function makeSqsVisibility(client: SQSClient, origin?: string): MessageVi
   };
 }
 
+/** The stage's messaging settings that decide how a decision notice goes. */
+export interface DecisionSettings {
+  /** OTP_CHANNELS: the stage's channels serve the notices too. */
+  readonly channels: OtpChannelMode;
+  /** DECISION_QUIET_SECONDS. */
+  readonly quietSeconds: number;
+  /** WHATSAPP_DECISION_TEMPLATES; undefined: decisions go by SMS only. */
+  readonly whatsappTemplates: WhatsappDecisionTemplates | undefined;
+  /** SMS_TEMPLATES (approved, rejected); undefined: no SMS. */
+  readonly smsTemplates: SmsTemplates | undefined;
+}
+
+/** What decision notices need; without it a decision message fails (and ends in the dead-letter queue). */
+export interface DecisionDeps {
+  readonly settings: DecisionSettings;
+  readonly whatsapp: () => Promise<Pick<MessageGateway, 'sendTemplate'>>;
+  readonly sms: () => Promise<Pick<SmsGateway, 'send'>>;
+  readonly notices: DecisionNoticeStore;
+  /** The unique WhatsApp recipients of the last 24 hours (the messaging tier's count). */
+  readonly recipients?: Pick<WhatsAppRecipients, 'record'>;
+}
+
 export interface OutboundDeps {
   readonly applications: Pick<ApplicationRepository, 'get'>;
   readonly gateway: () => Promise<Pick<MessageGateway, 'sendWelcome'>>;
@@ -86,16 +152,66 @@ export interface OutboundDeps {
   readonly retryBaseSeconds: number;
   /** See OUTBOUND_MAX_RECEIVE_COUNT. */
   readonly maxReceiveCount: number;
+  readonly decisions?: DecisionDeps;
+  /** Accepted messages, for their delivery status. */
+  readonly deliveries?: Pick<DeliveryStore, 'recordAccepted'>;
+  /** The outbound queue itself, where messages are put back with a delay; without it a rate limit is an ordinary failure. */
+  readonly queue?: OutboundQueue;
+  /** One per channel (see OUTBOUND_MAX_CONCURRENCY); none: unpaced. */
+  readonly pacers?: Partial<Readonly<Record<OtpChannel, Pacer>>>;
+  readonly throttle?: { readonly baseSeconds: number; readonly maxAttempts: number; readonly random?: () => number };
+  readonly clock?: () => Date;
 }
 
 /** What a delivery leaves in its idempotency record: no personal data. */
-type DeliveryResult =
+export type DeliveryResult =
   | { kind: 'welcome'; messageId: string }
   | { kind: 'webhook'; status: number }
-  | { kind: OutboundMessage['kind']; skipped: 'application-not-found' };
+  | { kind: 'decision'; decision: Decision; channel: OtpChannel; messageId: string }
+  /** Superseded: the application's status or its time changed since; already sent: its claim holds a message. */
+  | { kind: 'decision'; skipped: 'superseded' | 'already-sent' }
+  | { kind: OutboundMessage['kind']; skipped: 'application-not-found' }
+  /** Not a result the idempotency record keeps: the message went back to the queue. */
+  | { kind: OutboundMessage['kind']; requeued: PutBackReason | 'throttled'; delaySeconds: number };
 
 class InvalidMessageError extends Error {
   override name = 'InvalidMessageError';
+}
+
+type PutBackReason = 'quiet-period' | 'claim-in-progress';
+
+/**
+ * Thrown inside the idempotent delivery so that Powertools records nothing as done (it
+ * deletes its in-progress record), and caught outside it: the message goes back to the
+ * queue with this delay, and the original is reported processed.
+ */
+class PutBack extends Error {
+  override name = 'PutBack';
+  constructor(
+    readonly reason: PutBackReason,
+    readonly delaySeconds: number,
+  ) {
+    super(`Put back: ${reason}`);
+  }
+}
+
+/** Neither WhatsApp decision templates nor SMS decision templates for this stage's channels. */
+class DecisionNotConfiguredError extends Error {
+  override name = 'DecisionNotConfiguredError';
+}
+
+/** A provider's throughput or rate-limit refusal: WhatsApp 130429, 131048, 131056, 80007, 4; SMS throttling. */
+export function isRateLimited(error: unknown): boolean {
+  return whatsAppRefusal(error) === 'rate-limit' || (error instanceof SmsError && error.failure === 'throttled');
+}
+
+/** The channels a decision notice tries, in order. */
+export function decisionChannels(settings: DecisionSettings, decision: Decision): OtpChannel[] {
+  const whatsapp = settings.channels !== 'sms' && settings.whatsappTemplates !== undefined;
+  // Without WhatsApp decision templates, decisions go by SMS where SMS templates exist.
+  const sms =
+    settings.smsTemplates?.[decision] !== undefined && (settings.channels !== 'whatsapp' || !whatsapp);
+  return [...(whatsapp ? (['whatsapp'] as const) : []), ...(sms ? (['sms'] as const) : [])];
 }
 
 function parseMessage(body: string): OutboundMessage {
@@ -106,12 +222,36 @@ function parseMessage(body: string): OutboundMessage {
     throw new InvalidMessageError('Outbound message body is not JSON');
   }
   const parsed = outboundMessageSchema.safeParse(json);
-  if (!parsed.success) throw new InvalidMessageError('Outbound message is not {kind, applicationId}');
-  // Exactly these two fields: they are the idempotency key.
-  return { kind: parsed.data.kind, applicationId: parsed.data.applicationId };
+  if (!parsed.success) throw new InvalidMessageError('Outbound message is not a known kind with its fields');
+  // Exactly the schema's fields: they are the idempotency key.
+  const m = parsed.data;
+  return m.kind === 'decision'
+    ? { kind: m.kind, applicationId: m.applicationId, decision: m.decision, changedAt: m.changedAt }
+    : { kind: m.kind, applicationId: m.applicationId };
+}
+
+/** How many rate-limit put-backs the message has had (its message attribute). */
+function throttleAttemptOf(record: SQSRecord): number {
+  const value = Number(record.messageAttributes?.[THROTTLE_ATTEMPT_ATTRIBUTE]?.stringValue ?? 0);
+  return Number.isInteger(value) && value >= 0 ? value : 0;
 }
 
 const phoneSchema = z.object({ phone_number: z.string().regex(/^\d{12}$/) });
+
+/** What a decision notice needs from the application. */
+const decisionApplicationSchema = z.object({
+  phone_number: z.string().regex(/^\d{12}$/),
+  name: z.string().min(1),
+  application_status: z.string(),
+  [STATUS_CHANGED_AT]: z.string().optional(),
+  updated_at: z.string().optional(),
+  language: z.enum(['en', 'ta']).optional(),
+  consent: z.object({ language: z.enum(['en', 'ta']).optional() }).optional(),
+});
+type DecisionApplication = z.infer<typeof decisionApplicationSchema>;
+
+/** A DLT variable holds at most 30 characters; the templates' variable is the applicant's name. */
+const shortName = (name: string) => name.trim().slice(0, 30).trim() || 'Applicant';
 
 /** Log fields of a failure: the error's kind and provider codes; never a URL, a credential, a number or a payload. */
 function failureFields(error: unknown): Record<string, unknown> {
@@ -124,35 +264,160 @@ function failureFields(error: unknown): Record<string, unknown> {
     };
   }
   if (error instanceof WebhookError) return { errorName: error.name, failure: error.failure, httpStatus: error.status };
+  if (error instanceof SmsError) return { errorName: error.name, failure: error.failure, providerCode: error.providerCode };
+  if (error instanceof PutBack) return { errorName: error.name, reason: error.reason };
   return { errorName: error instanceof Error ? error.name : typeof error };
 }
 
 export function makeHandler(deps: OutboundDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  const pace = (channel: OtpChannel) => deps.pacers?.[channel]?.take() ?? Promise.resolve();
+  const throttle = deps.throttle ?? { baseSeconds: 1, maxAttempts: 10 };
+  /** Best effort after a send the provider accepted: a failure here must not make the message retry (and send again). */
+  const afterAccepted = async (what: string, fields: Record<string, unknown>, write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (error) {
+      logger.error(`Could not record ${what} after the send`, { ...fields, ...failureFields(error) });
+    }
+  };
+
+  const sendBy = async (
+    decisions: DecisionDeps,
+    channel: OtpChannel,
+    application: DecisionApplication,
+    decision: Decision,
+  ): Promise<string> => {
+    const language = application.language ?? application.consent?.language ?? 'en';
+    const name = shortName(application.name);
+    await pace(channel);
+    if (channel === 'whatsapp') {
+      const template = decisions.settings.whatsappTemplates![decision];
+      return (await decisions.whatsapp()).sendTemplate(application.phone_number, template.name, template.languages[language], [name]);
+    }
+    const pair = decisions.settings.smsTemplates![decision]!;
+    // Tamil where a Tamil template is registered, else English.
+    const template = (language === 'ta' ? pair.ta : undefined) ?? pair.en;
+    const variables = template.text.includes('{#var#}') ? [name] : [];
+    return (await decisions.sms()).send(application.phone_number, template, variables);
+  };
+
+  /** By the stage's channels in order: the next only when the one before refused for a reason other than its rate. */
+  const sendDecision = async (
+    decisions: DecisionDeps,
+    applicationId: string,
+    application: DecisionApplication,
+    decision: Decision,
+  ): Promise<{ channel: OtpChannel; messageId: string }> => {
+    const plan = decisionChannels(decisions.settings, decision);
+    if (plan.length === 0) throw new DecisionNotConfiguredError('No decision template for the stage’s channels');
+    for (const [i, channel] of plan.entries()) {
+      try {
+        return { channel, messageId: await sendBy(decisions, channel, application, decision) };
+      } catch (error) {
+        if (i === plan.length - 1 || isRateLimited(error)) throw error;
+        logger.warn('WhatsApp refused a decision notice; sending it by SMS', {
+          applicationId,
+          refusal: whatsAppRefusal(error),
+          ...failureFields(error),
+        });
+      }
+    }
+    throw new DecisionNotConfiguredError('No channel left');
+  };
+
+  const deliverDecision = async (
+    message: DecisionMessage,
+    item: Record<string, unknown>,
+  ): Promise<DeliveryResult> => {
+    const { kind, applicationId, decision, changedAt } = message;
+    const decisions = deps.decisions;
+    if (!decisions) throw new DecisionNotConfiguredError('Decision notices are not wired into this consumer');
+    const application = decisionApplicationSchema.parse(item);
+    const lastChange = application[STATUS_CHANGED_AT] ?? application.updated_at;
+    if (application.application_status !== decision || lastChange !== changedAt) {
+      // Set back (or to something else) since, or set again later: that later change has its own message.
+      logger.info('Decision notice superseded; nothing to send', { applicationId, decision });
+      return { kind, skipped: 'superseded' };
+    }
+    const now = clock();
+    const waitMs = Date.parse(changedAt) + decisions.settings.quietSeconds * 1000 - now.getTime();
+    if (waitMs > 0) throw new PutBack('quiet-period', Math.ceil(waitMs / 1000));
+
+    const claim = await decisions.notices.claim(applicationId, decision, now, NOTICE_LEASE_SECONDS);
+    if (claim.kind === 'sent') {
+      logger.info('Decision notice sent before; nothing to send', { applicationId, decision, channel: claim.notice.channel });
+      return { kind, skipped: 'already-sent' };
+    }
+    if (claim.kind === 'in-progress') throw new PutBack('claim-in-progress', claim.retryAfterSeconds);
+
+    let sent: { channel: OtpChannel; messageId: string };
+    try {
+      sent = await sendDecision(decisions, applicationId, application, decision);
+    } catch (error) {
+      // A claim without a message id is not a sent notice: give it up so that the retry may send.
+      await decisions.notices.release(applicationId, decision, claim.token).catch((releaseError: unknown) =>
+        logger.warn('Could not release the notice claim; it expires with its lease', {
+          applicationId,
+          decision,
+          ...failureFields(releaseError),
+        }),
+      );
+      throw error;
+    }
+    const { channel, messageId } = sent;
+    const sentAt = clock();
+    const fields = { applicationId, decision, channel };
+    await afterAccepted('the notice claim', fields, async () => {
+      if (!(await decisions.notices.complete(applicationId, decision, claim.token, { channel, messageId, sentAt: sentAt.toISOString() }))) {
+        throw new Error('Lease lost');
+      }
+    });
+    await afterAccepted('the accepted message', fields, async () =>
+      deps.deliveries?.recordAccepted({ channel, messageId }, { purpose: 'decision', applicationId, decision }, sentAt),
+    );
+    const recipients = decisions.recipients;
+    if (channel === 'whatsapp' && recipients) {
+      await afterAccepted('the WhatsApp recipient', fields, () => recipients.record(application.phone_number, sentAt));
+    }
+    countBy('DecisionNoticeSent', 'channel', channel);
+    countBy('MessageAccepted', 'channel', channel);
+    logger.info('Decision notice sent', { ...fields, phone: maskPhone(application.phone_number) });
+    return { kind, decision, channel, messageId };
+  };
+
   const deliver = async (message: OutboundMessage): Promise<DeliveryResult> => {
     const { kind, applicationId } = message;
     const application = await deps.applications.get(applicationId);
     if (!application) {
-      // Erased (or never stored): there is nobody to welcome and nothing to forward.
+      // Erased (or never stored): there is nobody to notify and nothing to forward.
       logger.info('Application not found; nothing to send', { kind, applicationId });
       return { kind, skipped: 'application-not-found' };
     }
+    if (message.kind === 'decision') return deliverDecision(message, application);
     if (kind === 'welcome') {
       const { phone_number: phone } = phoneSchema.parse(application);
+      await pace('whatsapp');
       const messageId = await (await deps.gateway()).sendWelcome(phone);
+      await afterAccepted('the accepted message', { applicationId, kind }, async () =>
+        deps.deliveries?.recordAccepted({ channel: 'whatsapp', messageId }, { purpose: 'welcome', applicationId }, clock()),
+      );
+      countBy('MessageAccepted', 'channel', 'whatsapp');
       logger.info('Welcome message sent', { applicationId, phone: maskPhone(phone) });
       return { kind, messageId };
     }
     const payload = applicationWebhookPayload(application);
     const { status } = await (await deps.webhook()).deliver(payload);
     logger.info('Webhook delivered', { applicationId, httpStatus: status });
-    return { kind, status };
+    return { kind: 'webhook', status };
   };
 
   const config = new IdempotencyConfig({ expiresAfterSeconds: IDEMPOTENCY_EXPIRY_SECONDS });
-  // The payload hashed is the message itself, {kind, applicationId}. A second delivery
-  // finds the completed record and returns its result without sending; one that
-  // arrives while the first is still running fails with IdempotencyAlreadyInProgressError
-  // and is retried later. A failed send deletes the in-progress record, so the retry sends.
+  // The payload hashed is the message itself ({kind, applicationId}, and a decision's
+  // decision and changedAt). A second delivery finds the completed record and returns
+  // its result without sending; one that arrives while the first is still running fails
+  // with IdempotencyAlreadyInProgressError and is retried later. A failed send (and a
+  // put-back) deletes the in-progress record, so the retry (or the copy) sends.
   const deliverOnce = makeIdempotent(deliver, {
     persistenceStore: deps.persistenceStore,
     config,
@@ -171,6 +436,29 @@ export function makeHandler(deps: OutboundDeps) {
     }
   };
 
+  /**
+   * Sends a copy of the message back to the queue after `delaySeconds`: the original is
+   * then reported processed, so its receive count (its retries before the dead-letter
+   * queue) is not spent. False when the queue refused: the caller fails the original instead.
+   */
+  const putBack = async (message: OutboundMessage, delaySeconds: number, throttleAttempt: number): Promise<boolean> => {
+    if (!deps.queue) return false;
+    try {
+      await deps.queue.send([message], {
+        delaySeconds: Math.min(delaySeconds, MAX_DELAY_SECONDS),
+        ...(throttleAttempt > 0 && { throttleAttempt }),
+      });
+      return true;
+    } catch (error) {
+      logger.warn('Could not put the message back; it is retried instead', {
+        kind: message.kind,
+        applicationId: message.applicationId,
+        ...failureFields(error),
+      });
+      return false;
+    }
+  };
+
   const processRecord = async (record: SQSRecord): Promise<DeliveryResult> => {
     let message: OutboundMessage | undefined;
     try {
@@ -179,6 +467,32 @@ export function makeHandler(deps: OutboundDeps) {
       countBy('OutboundDelivered', 'kind', message.kind);
       return result;
     } catch (error) {
+      const attempt = throttleAttemptOf(record);
+      if (message && error instanceof PutBack) {
+        // A decision waits out its quiet period (SQS delays at most 15 minutes), or another consumer is sending it.
+        if (await putBack(message, error.delaySeconds, attempt)) {
+          logger.info('Message put back', {
+            kind: message.kind,
+            applicationId: message.applicationId,
+            reason: error.reason,
+            delaySeconds: error.delaySeconds,
+          });
+          return { kind: message.kind, requeued: error.reason, delaySeconds: error.delaySeconds };
+        }
+      } else if (message && isRateLimited(error) && attempt < throttle.maxAttempts) {
+        const delaySeconds = throttleDelaySeconds(throttle.baseSeconds, attempt + 1, throttle.random);
+        if (await putBack(message, delaySeconds, attempt + 1)) {
+          countBy('OutboundThrottled', 'kind', message.kind);
+          logger.warn('Provider rate limit: message put back without spending a retry', {
+            kind: message.kind,
+            applicationId: message.applicationId,
+            throttleAttempt: attempt + 1,
+            delaySeconds,
+            ...failureFields(error),
+          });
+          return { kind: message.kind, requeued: 'throttled', delaySeconds };
+        }
+      }
       const receiveCount = Number(record.attributes.ApproximateReceiveCount);
       // SQS moves the message to the dead-letter queue instead of receiving it again.
       const deadLettered = receiveCount >= deps.maxReceiveCount;
@@ -192,6 +506,11 @@ export function makeHandler(deps: OutboundDeps) {
       if (error instanceof WebhookError && error.failure === 'not-configured') {
         logger.error(
           'Webhook URL is not configured (webhookUrl in the provider secret): the message is kept for retry and then in the dead-letter queue',
+          fields,
+        );
+      } else if (error instanceof DecisionNotConfiguredError) {
+        logger.error(
+          'Decision notices are on but no template fits the stage’s channels (WHATSAPP_DECISION_TEMPLATES, SMS_TEMPLATES approved/rejected): the message is kept for retry and then in the dead-letter queue',
           fields,
         );
       } else {
@@ -233,9 +552,42 @@ function consistentApplications(db: DynamoDBDocumentClient, table: string): Pick
 
 const runtime = publicFlowRuntime();
 const consumerEnv = parseEnv(outboundConsumerEnvSchema);
+const sqsClient = makeSqsClient(runtime.env);
+/**
+ * Each container's share of a channel's rate. The event source runs at most
+ * OUTBOUND_MAX_CONCURRENCY containers at once, so the function as a whole stays under
+ * WHATSAPP_MESSAGES_PER_SECOND (Meta's 80/s per number by default) and
+ * SMS_MESSAGES_PER_SECOND (the account's quota). The OTP sends of the public flow share
+ * the same number and account: a stage that expects both at their peak at once sets
+ * these rates below the provider's.
+ */
+const share = (perSecond: number) => perSecond / consumerEnv.OUTBOUND_MAX_CONCURRENCY;
 export const handler = makeHandler({
   applications: consistentApplications(runtime.db, tableName('applications')),
   gateway: runtime.gateway,
+  decisions: {
+    settings: {
+      channels: runtime.env.OTP_CHANNELS,
+      quietSeconds: runtime.env.DECISION_QUIET_SECONDS,
+      whatsappTemplates: runtime.env.WHATSAPP_DECISION_TEMPLATES || undefined,
+      smsTemplates: runtime.env.SMS_TEMPLATES || undefined,
+    },
+    whatsapp: runtime.gateway,
+    sms: runtime.sms,
+    notices: makeDecisionNoticeStore(runtime.db, tableName('deliveries')),
+    recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
+  },
+  deliveries: { recordAccepted: (ref, meta, now) => runtime.deliveries().recordAccepted(ref, meta, now) },
+  queue: makeSqsOutboundQueue(sqsClient, runtime.env.OUTBOUND_QUEUE_URL),
+  pacers: {
+    whatsapp: makePacer(share(runtime.env.WHATSAPP_MESSAGES_PER_SECOND)),
+    sms: makePacer(share(runtime.env.SMS_MESSAGES_PER_SECOND)),
+  },
+  throttle: {
+    baseSeconds: consumerEnv.OUTBOUND_THROTTLE_BASE_SECONDS,
+    maxAttempts: consumerEnv.OUTBOUND_THROTTLE_MAX_ATTEMPTS,
+  },
+  clock: systemClock(),
   webhook: async () => {
     const secrets = await runtime.secrets();
     return makeWebhookClient({
@@ -250,7 +602,7 @@ export const handler = makeHandler({
     awsSdkV3Client: makeDynamoClient(runtime.env),
   }),
   visibility: makeSqsVisibility(
-    makeSqsClient(runtime.env),
+    sqsClient,
     // Locally the queue's ARN names the queue; the SQS endpoint is where the producer sends.
     runtime.env.APP_MODE === 'local' ? new URL(runtime.env.OUTBOUND_QUEUE_URL).origin : undefined,
   ),

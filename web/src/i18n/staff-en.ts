@@ -150,6 +150,14 @@ export const staffEn = {
     erase: 'Erased',
     export: 'Exported',
   },
+  notices: {
+    heading: 'Decision notices',
+    line: 'Decision notice: {{decision}}, by {{channel}}, {{at}}, {{status}}',
+    decision: { approved: 'approved', rejected: 'rejected' },
+    channel: { whatsapp: 'WhatsApp', sms: 'SMS' },
+    status: { accepted: 'accepted', sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' },
+    failedWithCode: 'failed ({{code}})',
+  },
   review: {
     heading: 'Change status',
     status: 'New status',

@@ -149,6 +149,20 @@ export const staffTa: StaffMessages = {
     erase: 'அழிக்கப்பட்டது',
     export: 'ஏற்றுமதி செய்யப்பட்டது',
   },
+  notices: {
+    heading: 'முடிவு அறிவிப்புகள்',
+    line: 'முடிவு அறிவிப்பு: {{decision}}, {{channel}} வழியாக, {{at}}, {{status}}',
+    decision: { approved: 'ஏற்கப்பட்டது', rejected: 'நிராகரிக்கப்பட்டது' },
+    channel: { whatsapp: 'வாட்ஸ்அப்', sms: 'SMS' },
+    status: {
+      accepted: 'அனுப்ப ஏற்கப்பட்டது',
+      sent: 'அனுப்பப்பட்டது',
+      delivered: 'சென்றடைந்தது',
+      read: 'படிக்கப்பட்டது',
+      failed: 'தோல்வியடைந்தது',
+    },
+    failedWithCode: 'தோல்வியடைந்தது ({{code}})',
+  },
   review: {
     heading: 'நிலையை மாற்று',
     status: 'புதிய நிலை',

@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application';
-import type { ApplicationRow, AuditEntry } from '../../../../../rules/staff-api';
+import type { ApplicationRow, AuditEntry, DecisionNotice } from '../../../../../rules/staff-api';
 import { errorText } from '../../../i18n/error-text';
 import { ApiError } from '../../../lib/api-client';
 import { useStaffSession } from '../../../lib/staff-session';
@@ -26,7 +26,26 @@ function AuditChange({ entry }: { entry: AuditEntry }) {
   );
 }
 
-/** The expandable details row: every field, the audit trail, and (admins) the review controls. */
+/** "Decision notice: approved, by WhatsApp, 24 Nov 14:02, delivered" in the staff area's language. */
+function NoticeLine({ notice, language }: { notice: DecisionNotice; language: string }) {
+  const { t } = useTranslation('staff');
+  const status =
+    notice.status === 'failed' && notice.errorCode
+      ? t('notices.failedWithCode', { code: notice.errorCode })
+      : t(`notices.status.${notice.status}`);
+  return (
+    <p className="notice-line">
+      {t('notices.line', {
+        decision: t(`notices.decision.${notice.decision}`),
+        channel: t(`notices.channel.${notice.channel}`),
+        at: formatDateTime(notice.sentAt, language),
+        status,
+      })}
+    </p>
+  );
+}
+
+/** The expandable details row: every field, the decision notices, the audit trail, and (admins) the review controls. */
 export function ApplicationDetails({
   row,
   reloadKey,
@@ -45,6 +64,7 @@ export function ApplicationDetails({
   const language = i18n.resolvedLanguage ?? 'en';
   const { loading, detail, error } = useApplicationDetail(row.id, reloadKey);
   const app = detail?.application.id === row.id ? detail.application : row;
+  const notices = detail?.application.id === row.id ? detail.notices : [];
 
   const notGiven = <span className="muted">{t('details.notGiven')}</span>;
   const text = (value: string | undefined): ReactNode => (value ? value : notGiven);
@@ -84,6 +104,16 @@ export function ApplicationDetails({
             <dt>{t('details.motivation')}</dt>
             <dd className="details-motivation">{text(app.motivation)}</dd>
           </div>
+          {notices.length > 0 && (
+            <div className="details-field details-field-wide" data-testid="decision-notices">
+              <dt>{t('notices.heading')}</dt>
+              <dd>
+                {notices.map((notice) => (
+                  <NoticeLine key={`${notice.decision}-${notice.sentAt}`} notice={notice} language={language} />
+                ))}
+              </dd>
+            </div>
+          )}
           <div className="details-field details-field-wide">
             <dt>{t('details.id')}</dt>
             <dd>
