@@ -17,7 +17,11 @@ const tamilTemplate = {
   templateId: '1207000000000000102',
   text: 'உறுப்பினர் சேர்க்கைக்கான OTP {#var#}. இதை யாருடனும் பகிர வேண்டாம். - மாணவர் அணி',
 };
-const noticeTemplate = { templateId: '1207000000000000201', text: 'Your application has been approved. - Students Wing', kind: 'decision' };
+const noticeTemplate = {
+  templateId: '1207000000000000201',
+  text: 'Your application has been approved. - Students Wing',
+  kind: 'decision',
+};
 
 let sandbox: SmsSandbox;
 let client: PinpointSMSVoiceV2Client;
@@ -123,9 +127,24 @@ describe('SMS sandbox (End User Messaging SMS, through the real SDK client)', ()
 
   it.each([
     ['no destination', { DestinationPhoneNumber: undefined }, 'ValidationException', 'MISSING_PARAMETER'],
-    ['a number that is not E.164', { DestinationPhoneNumber: '9876543210' }, 'ValidationException', 'FIELD_VALIDATION_FAILED'],
-    ['a number outside India', { DestinationPhoneNumber: '+14155550100' }, 'ValidationException', 'COUNTRY_NOT_ENABLED'],
-    ['an Indian number of 9 digits', { DestinationPhoneNumber: '+91987654321' }, 'ValidationException', 'COUNTRY_NOT_ENABLED'],
+    [
+      'a number that is not E.164',
+      { DestinationPhoneNumber: '9876543210' },
+      'ValidationException',
+      'FIELD_VALIDATION_FAILED',
+    ],
+    [
+      'a number outside India',
+      { DestinationPhoneNumber: '+14155550100' },
+      'ValidationException',
+      'COUNTRY_NOT_ENABLED',
+    ],
+    [
+      'an Indian number of 9 digits',
+      { DestinationPhoneNumber: '+91987654321' },
+      'ValidationException',
+      'COUNTRY_NOT_ENABLED',
+    ],
     ['no origination identity', { OriginationIdentity: undefined }, 'ValidationException', 'MISSING_PARAMETER'],
     ['another sender id', { OriginationIdentity: 'OTHERS' }, 'ResourceNotFoundException', undefined],
     ['another configuration set', { ConfigurationSetName: 'other' }, 'ResourceNotFoundException', undefined],
@@ -149,9 +168,14 @@ describe('SMS sandbox (End User Messaging SMS, through the real SDK client)', ()
       'ValidationException',
       'INVALID_PARAMETER',
     ],
-    ['a body over 1600 characters', { MessageBody: 'x'.repeat(1601) }, 'ValidationException', 'FIELD_VALIDATION_FAILED'],
+    [
+      'a body over 1600 characters',
+      { MessageBody: 'x'.repeat(1601) },
+      'ValidationException',
+      'FIELD_VALIDATION_FAILED',
+    ],
   ] as const)('refuses %s', async (_what, overrides, name, reason) => {
-    const refused = await refusal(otp('123456', overrides as Partial<SendTextMessageCommandInput>));
+    const refused = await refusal(otp('123456', overrides));
     expect(refused).toMatchObject({ name, status: 400, fault: 'client' });
     if (reason) expect(refused.reason).toBe(reason);
     expect(sandbox.messages()).toEqual([]);
@@ -233,7 +257,7 @@ describe('SMS sandbox (End User Messaging SMS, through the real SDK client)', ()
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => send(otp(`10000${i}`))));
     const refused = results.filter((r) => r.status === 'rejected');
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
-    expect(refused.map((r) => (r as PromiseRejectedResult).reason as Error).map((e) => e.name)).toEqual([
+    expect(refused.map((r) => r.reason as Error).map((e) => e.name)).toEqual([
       'ThrottlingException',
       'ThrottlingException',
     ]);

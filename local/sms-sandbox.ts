@@ -15,7 +15,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { FaultPlan, readBody, type RunningServer, sendJson, startServer } from './http-util';
 
-export const smsFaultModes = ['throttled', 'quota', 'blocked', 'unreachable', 'never-deliver', 'http500', 'timeout'] as const;
+export const smsFaultModes = [
+  'throttled',
+  'quota',
+  'blocked',
+  'unreachable',
+  'never-deliver',
+  'http500',
+  'timeout',
+] as const;
 export type SmsFaultMode = (typeof smsFaultModes)[number];
 
 export type SmsStatus = 'accepted' | 'sent' | 'delivered' | 'failed';
@@ -208,7 +216,10 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
       res,
       error.status,
       { __type: `${namespace}#${error.type}`, ...error.body },
-      { 'x-amzn-errortype': `${error.type}:http://internal.amazon.com/coral/${namespace}/`, 'x-amzn-requestid': randomUUID() },
+      {
+        'x-amzn-errortype': `${error.type}:http://internal.amazon.com/coral/${namespace}/`,
+        'x-amzn-requestid': randomUUID(),
+      },
     );
   };
 
@@ -254,7 +265,9 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
     if (!onEvent) return;
     Promise.resolve()
       .then(() => onEvent?.(event))
-      .catch((error: unknown) => log(`sms sandbox: event ${event.eventType} not handled: ${error instanceof Error ? error.name : 'error'}`));
+      .catch((error: unknown) =>
+        log(`sms sandbox: event ${event.eventType} not handled: ${error instanceof Error ? error.name : 'error'}`),
+      );
   };
 
   const handleSend = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -268,12 +281,19 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
     try {
       json = text.trim() === '' ? {} : JSON.parse(text);
     } catch {
-      return fail(res, { status: 400, type: 'SerializationException', body: { Message: 'Could not parse the request body' } });
+      return fail(res, {
+        status: 400,
+        type: 'SerializationException',
+        body: { Message: 'Could not parse the request body' },
+      });
     }
     const parsed = sendTextMessageSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return fail(res, validation('CANNOT_PARSE', `Invalid value at '${issue?.path.join('.') ?? ''}'`, String(issue?.path[0] ?? '')));
+      return fail(
+        res,
+        validation('CANNOT_PARSE', `Invalid value at '${issue?.path.join('.') ?? ''}'`, String(issue?.path[0] ?? '')),
+      );
     }
     const input = parsed.data;
     const checked = checkRequest(input, options, templates);
@@ -287,7 +307,10 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
         return fail(res, {
           status: 400,
           type: 'ServiceQuotaExceededException',
-          body: { Message: 'Monthly spend limit reached for text messages', Reason: 'MONTHLY_SPEND_LIMIT_REACHED_FOR_TEXT' },
+          body: {
+            Message: 'Monthly spend limit reached for text messages',
+            Reason: 'MONTHLY_SPEND_LIMIT_REACHED_FOR_TEXT',
+          },
         });
       case 'http500':
         return fail(res, {
@@ -354,11 +377,19 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
       return fail(res, { status: 400, type: 'UnknownOperationException', body: { Message: 'Unknown operation' } });
     }
     if (!/^AWS4-HMAC-SHA256 /.test(req.headers.authorization ?? '')) {
-      return fail(res, { status: 400, type: 'MissingAuthenticationTokenException', body: { Message: 'Missing Authentication Token' } });
+      return fail(res, {
+        status: 400,
+        type: 'MissingAuthenticationTokenException',
+        body: { Message: 'Missing Authentication Token' },
+      });
     }
     const target = req.headers['x-amz-target'];
     if (target !== operationTarget) {
-      return fail(res, { status: 400, type: 'UnknownOperationException', body: { Message: `Unknown operation ${String(target)}` } });
+      return fail(res, {
+        status: 400,
+        type: 'UnknownOperationException',
+        body: { Message: `Unknown operation ${String(target)}` },
+      });
     }
     if (!/^application\/x-amz-json-1\.0/.test(req.headers['content-type'] ?? '')) {
       return fail(res, { status: 400, type: 'SerializationException', body: { Message: 'Unsupported content type' } });
@@ -457,9 +488,9 @@ function checkRequest(
   options: SmsSandboxOptions,
   templates: ReadonlyMap<string, SmsTemplateRegistration>,
 ): { error: AwsError } | { to: string; template: SmsTemplateRegistration; variables: string[] } {
-  const missing = (['DestinationPhoneNumber', 'OriginationIdentity', 'MessageBody', 'MessageType', 'ConfigurationSetName'] as const).find(
-    (name) => input[name] === undefined || input[name] === '',
-  );
+  const missing = (
+    ['DestinationPhoneNumber', 'OriginationIdentity', 'MessageBody', 'MessageType', 'ConfigurationSetName'] as const
+  ).find((name) => input[name] === undefined || input[name] === '');
   if (missing) return { error: validation('MISSING_PARAMETER', `${missing} is required`, missing) };
   const to = input.DestinationPhoneNumber ?? '';
   if (!/^\+[1-9]\d{1,18}$/.test(to)) {
@@ -473,7 +504,13 @@ function checkRequest(
   }
   // This account sends to India only (TRAI DLT parameters below); +91 and ten digits.
   if (!/^\+91\d{10}$/.test(to)) {
-    return { error: validation('COUNTRY_NOT_ENABLED', 'The destination country is not enabled for this account', 'DestinationPhoneNumber') };
+    return {
+      error: validation(
+        'COUNTRY_NOT_ENABLED',
+        'The destination country is not enabled for this account',
+        'DestinationPhoneNumber',
+      ),
+    };
   }
   if (input.OriginationIdentity !== options.originationIdentity) {
     return { error: notFound('sender-id', input.OriginationIdentity ?? '') };
@@ -483,7 +520,9 @@ function checkRequest(
   }
   if (input.MessageType !== 'TRANSACTIONAL') {
     // DLT: a code is a service-implicit (transactional) message; the sandbox takes nothing else.
-    return { error: validation('INVALID_PARAMETER', 'MessageType must be TRANSACTIONAL for this sender id', 'MessageType') };
+    return {
+      error: validation('INVALID_PARAMETER', 'MessageType must be TRANSACTIONAL for this sender id', 'MessageType'),
+    };
   }
   const body = input.MessageBody ?? '';
   if (body.length > 1600) {
@@ -506,18 +545,32 @@ function checkRequest(
     };
   }
   if (country.IN_ENTITY_ID !== options.entityId) {
-    return { error: validation('INVALID_PARAMETER', 'IN_ENTITY_ID is not the registered entity', 'DestinationCountryParameters') };
+    return {
+      error: validation(
+        'INVALID_PARAMETER',
+        'IN_ENTITY_ID is not the registered entity',
+        'DestinationCountryParameters',
+      ),
+    };
   }
   const template = templates.get(country.IN_TEMPLATE_ID);
   if (!template) {
-    return { error: validation('INVALID_PARAMETER', 'IN_TEMPLATE_ID is not a registered template', 'DestinationCountryParameters') };
+    return {
+      error: validation(
+        'INVALID_PARAMETER',
+        'IN_TEMPLATE_ID is not a registered template',
+        'DestinationCountryParameters',
+      ),
+    };
   }
   // In India a body that differs from its template is blocked by the operator's DLT
   // scrubbing (a TEXT_BLOCKED event later); the sandbox refuses it at once so that a
   // mismatch cannot pass unnoticed.
   const variables = matchTemplate(template.text, body);
   if (!variables) {
-    return { error: validation('INVALID_PARAMETER', 'MessageBody does not match the registered template', 'MessageBody') };
+    return {
+      error: validation('INVALID_PARAMETER', 'MessageBody does not match the registered template', 'MessageBody'),
+    };
   }
   return { to: to.slice(1), template, variables };
 }

@@ -64,6 +64,7 @@ describe('WhatsApp Cloud API sandbox', () => {
     const [recorded] = sandbox.messages();
     expect(recorded).toMatchObject({
       id: ok.messages[0]?.id,
+      channel: 'whatsapp',
       to: '919876543210',
       kind: 'otp',
       code: '123456',
@@ -134,8 +135,17 @@ describe('WhatsApp Cloud API sandbox', () => {
 
   it.each([
     ['http500', 500, { code: 131000 }],
-    ['recipient', 400, { code: 131026 }],
+    ['recipient', 400, { code: 131026, message: '(#131026) Message undeliverable' }],
     ['phone-number-id', 400, { code: 100, error_subcode: 33 }],
+    ['throughput', 429, { code: 130429, message: '(#130429) Rate limit hit' }],
+    ['spam-limit', 400, { code: 131048, message: '(#131048) Spam rate limit hit' }],
+    [
+      'pair-limit',
+      400,
+      { code: 131056, message: '(#131056) (Business Account, Consumer Account) pair rate limit hit' },
+    ],
+    ['account-blocked', 403, { code: 368, message: '(#368) Temporarily blocked for policies violations' }],
+    ['account-locked', 403, { code: 131031, message: '(#131031) Business Account locked' }],
   ] as const)('failNext(%s) answers Meta’s error, then sends again', async (mode, status, error) => {
     sandbox.failNext({ times: 2, mode });
     for (let i = 0; i < 2; i++) {

@@ -1,30 +1,66 @@
 // A stand-in for the WhatsApp Cloud API (graph.facebook.com /{version}/{phone-number-id}/messages):
 // same request validation order, same success and error bodies, so that the message
 // gateway adapter runs unchanged against it. Accepted messages are kept in memory for
-// tests and for the local "inbox" (read the OTP without a phone).
+// tests and for the local "inbox" (read the OTP without a phone). Like Meta, it enforces
+// the number's throughput, the messaging tier's unique recipients and the pair rate
+// (whatsapp-limits.ts), and reports each message's fate by signed status callbacks
+// (whatsapp-status-webhook.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { FaultPlan, randomId, readJson, requestUrl, type RunningServer, sendJson, startServer } from './http-util';
+import { invalidParameter, type MetaError, metaErrors, sendMetaError, unknownObject } from './whatsapp-errors';
+import { defaultTier, type LimitRefusal, type TierSettings, WhatsAppLimits } from './whatsapp-limits';
+import { type Business, postStatus, type StatusWebhookTarget, type WhatsAppStatus } from './whatsapp-status-webhook';
+import {
+  checkTemplate,
+  type DecisionTemplates,
+  type KnownTemplates,
+  messageSchema,
+  record,
+  type SandboxMessage,
+  type SandboxMessageKind,
+} from './whatsapp-messages';
 
-export const sandboxFaultModes = ['http500', 'timeout', 'recipient', 'phone-number-id'] as const;
+export type { DecisionTemplates, SandboxMessage, SandboxMessageKind, SandboxMessageStatus } from './whatsapp-messages';
+
+export const sandboxFaultModes = [
+  'http500',
+  'timeout',
+  'recipient',
+  'phone-number-id',
+  'throughput',
+  'spam-limit',
+  'pair-limit',
+  'account-blocked',
+  'account-locked',
+  'never-deliver',
+  'recipient-async',
+] as const;
 export type SandboxFaultMode = (typeof sandboxFaultModes)[number];
 
-export type SandboxMessageKind = 'otp' | 'welcome' | 'text' | 'template';
+/** What each refusing mode answers (the others: http500, timeout, phone-number-id, never-deliver, recipient-async). */
+const refusals: Partial<Record<SandboxFaultMode, MetaError>> = {
+  http500: metaErrors.somethingWentWrong,
+  recipient: metaErrors.undeliverable,
+  throughput: metaErrors.throughput,
+  'spam-limit': metaErrors.spamLimit,
+  'pair-limit': metaErrors.pairLimit,
+  'account-blocked': metaErrors.accountBlocked,
+  'account-locked': metaErrors.accountLocked,
+};
 
-export interface SandboxMessage {
-  /** The `wamid.` id returned to the caller. */
-  readonly id: string;
-  readonly to: string;
-  readonly kind: SandboxMessageKind;
-  /** OTP templates: the code in the body parameter. */
-  readonly code?: string;
-  readonly template?: string;
-  readonly language?: string;
-  /** Text messages: the text; templates: the body parameters joined by a space. */
-  readonly body?: string;
-  /** Welcome template: the link of the header video. */
-  readonly headerVideoLink?: string;
-  /** ISO time of acceptance. */
+const limitErrors: Record<LimitRefusal, MetaError> = {
+  throughput: metaErrors.throughput,
+  tier: metaErrors.tierLimit,
+  pair: metaErrors.pairLimit,
+};
+
+/** One status callback the sandbox tried to post. */
+export interface StatusCallbackAttempt {
+  readonly messageId: string;
+  readonly status: WhatsAppStatus;
+  /** The webhook's HTTP status, or `error` when the POST failed. */
+  readonly result: number | 'error';
   readonly at: string;
 }
 
@@ -36,6 +72,22 @@ export interface WhatsAppSandboxOptions {
   authTemplate?: string;
   /** Name of the welcome template. Default `welcome_message`. */
   welcomeTemplate?: string;
+  /** The decision-notice utility templates (body parameters allowed). */
+  decisionTemplates?: DecisionTemplates;
+  /** Where status callbacks go; none: statuses change in the outbox only. `setWebhook` changes it. */
+  webhook?: StatusWebhookTarget;
+  /** `delivered` follows `sent` after this long. Default 200 ms. */
+  deliveredAfterMs?: number;
+  /** `read` follows `delivered` after this long; default: never read. */
+  readAfterMs?: number;
+  /** Limits at start (and after reset). Default: no tier cap, 80 per second, pair burst 45 then 1 per 6 s. */
+  tier?: Partial<TierSettings>;
+  /** Shown in callbacks' metadata. */
+  displayPhoneNumber?: string;
+  wabaId?: string;
+  /** The clock (the local stack's moved clock; tests). */
+  now?: () => number;
+  log?: (line: string) => void;
 }
 
 export interface WhatsAppSandbox extends RunningServer {
@@ -45,115 +97,119 @@ export interface WhatsAppSandbox extends RunningServer {
   latestOtp(to: string): string | undefined;
   /** Forgets the recorded messages. */
   clear(): void;
-  /** Forgets the recorded messages and any armed fault. */
+  /** Forgets the recorded messages, pending callbacks, armed faults, recipients counted and tier changes. */
   reset(): void;
   /** The next `times` otherwise valid sends fail with `mode` (default once). */
   failNext(options: { times?: number; mode: SandboxFaultMode }): void;
+  /** Changes the limits; `uniqueRecipientsPer24h: null` lifts the tier cap. */
+  setTier(settings: Partial<TierSettings>): TierSettings;
+  /** The tier's settings and the unique recipients of the last 24 hours. */
+  tier(): TierSettings & { uniqueRecipients: number };
+  /** Where status callbacks go from now on (undefined: nowhere). */
+  setWebhook(target: StatusWebhookTarget | undefined): void;
+  /** The status callbacks tried, oldest first. */
+  callbacks(): StatusCallbackAttempt[];
 }
 
-const mediaSchema = z
-  .object({ link: z.url().optional(), id: z.string().optional(), filename: z.string().optional() })
-  .refine((media) => media.link !== undefined || media.id !== undefined, 'a media parameter needs a link or an id');
-
-const parameterSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string().min(1) }),
-  z.object({ type: z.literal('payload'), payload: z.string().min(1) }),
-  z.object({ type: z.literal('coupon_code'), coupon_code: z.string().min(1) }),
-  z.object({
-    type: z.literal('currency'),
-    currency: z.object({ fallback_value: z.string(), code: z.string(), amount_1000: z.number() }),
-  }),
-  z.object({ type: z.literal('date_time'), date_time: z.object({ fallback_value: z.string() }) }),
-  z.object({ type: z.literal('image'), image: mediaSchema }),
-  z.object({ type: z.literal('video'), video: mediaSchema }),
-  z.object({ type: z.literal('document'), document: mediaSchema }),
-]);
-
-const componentSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('header'), parameters: z.array(parameterSchema) }),
-  z.object({ type: z.literal('body'), parameters: z.array(parameterSchema) }),
-  z.object({
-    type: z.literal('button'),
-    sub_type: z.enum(['url', 'quick_reply', 'copy_code', 'flow']),
-    index: z.union([z.string().regex(/^\d+$/), z.number().int().min(0)]),
-    parameters: z.array(parameterSchema),
-  }),
-]);
-
-const messageSchema = z.discriminatedUnion('type', [
-  z.object({
-    messaging_product: z.literal('whatsapp'),
-    recipient_type: z.literal('individual').optional(),
-    to: z.string().regex(/^\d{8,15}$/, 'to must be the recipient number in digits, with country code'),
-    type: z.literal('template'),
-    template: z.object({
-      name: z.string().min(1),
-      language: z.object({ code: z.string().min(2), policy: z.literal('deterministic').optional() }),
-      components: z.array(componentSchema).optional(),
-    }),
-  }),
-  z.object({
-    messaging_product: z.literal('whatsapp'),
-    recipient_type: z.literal('individual').optional(),
-    to: z.string().regex(/^\d{8,15}$/, 'to must be the recipient number in digits, with country code'),
-    type: z.literal('text'),
-    text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }),
-  }),
-]);
-type OutgoingMessage = z.infer<typeof messageSchema>;
-type Component = z.infer<typeof componentSchema>;
-type Parameter = z.infer<typeof parameterSchema>;
-
-const controlFailSchema = z.object({
+export const controlFailSchema = z.object({
   times: z.number().int().min(1).max(10_000).default(1),
   mode: z.enum(sandboxFaultModes),
 });
 
-interface MetaError {
-  status: number;
-  message: string;
-  type: string;
-  code: number;
-  error_subcode?: number;
-  details?: string;
-}
+export const controlTierSchema = z
+  .object({
+    uniqueRecipientsPer24h: z.number().int().min(1).nullable().optional(),
+    messagesPerSecond: z.number().int().min(1).max(10_000).optional(),
+  })
+  .strict()
+  .refine((tier) => tier.uniqueRecipientsPer24h !== undefined || tier.messagesPerSecond !== undefined, {
+    message: 'give uniqueRecipientsPer24h (a number or null) and/or messagesPerSecond',
+  });
+
+/** Pricing category of a template, for the callbacks' `pricing`. */
+const categories: Partial<Record<SandboxMessageKind, string>> = {
+  otp: 'authentication',
+  welcome: 'utility',
+  decision: 'utility',
+  template: 'utility',
+};
 
 const sendPath = /^\/v\d+\.\d+\/([^/]+)\/messages\/?$/;
 
 export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Promise<WhatsAppSandbox> {
   const authTemplate = options.authTemplate ?? 'auth2';
   const welcomeTemplate = options.welcomeTemplate ?? 'welcome_message';
+  const known: KnownTemplates = { auth: authTemplate, welcome: welcomeTemplate, decisions: options.decisionTemplates };
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => undefined);
+  const deliveredAfterMs = options.deliveredAfterMs ?? 200;
+  const business: Business = {
+    wabaId: options.wabaId ?? '100000000000002',
+    phoneNumberId: options.phoneNumberId,
+    displayPhoneNumber: options.displayPhoneNumber ?? '919000000001',
+  };
+  const limits = new WhatsAppLimits({ ...defaultTier, ...options.tier }, now);
+  let webhook = options.webhook;
   let recorded: SandboxMessage[] = [];
+  let attempts: StatusCallbackAttempt[] = [];
+  let generation = 0;
+  const timers = new Set<NodeJS.Timeout>();
   const faults = new FaultPlan<SandboxFaultMode>();
+  const fail = sendMetaError;
 
-  const fail = (res: ServerResponse, error: MetaError): void => {
-    sendJson(res, error.status, {
-      error: {
-        message: error.message,
-        type: error.type,
-        code: error.code,
-        ...(error.error_subcode !== undefined && { error_subcode: error.error_subcode }),
-        ...(error.details !== undefined && { error_data: { messaging_product: 'whatsapp', details: error.details } }),
-        fbtrace_id: randomId(12),
-      },
-    });
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
   };
 
-  const unknownObject = (id: string): MetaError => ({
-    status: 400,
-    message: `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
-    type: 'GraphMethodException',
-    code: 100,
-    error_subcode: 33,
-  });
+  /** Records the status (callbacks go out in Meta's order) and posts the callback. */
+  const report = (message: SandboxMessage, status: WhatsAppStatus, error?: MetaError) => {
+    recorded = recorded.map((m) =>
+      m.id === message.id ? { ...m, status, ...(error && { errorCode: error.code }) } : m,
+    );
+    const target = webhook;
+    if (!target) return;
+    // A POST still under way when the sandbox is reset must not land in the new list.
+    const started = generation;
+    const note = (result: number | 'error') => {
+      if (started === generation)
+        attempts.push({ messageId: message.id, status, result, at: new Date().toISOString() });
+    };
+    const update = {
+      messageId: message.id,
+      status,
+      recipientId: message.to,
+      at: now(),
+      ...(categories[message.kind] && { category: categories[message.kind] }),
+      ...(error && { error }),
+    };
+    postStatus(target, business, update)
+      .then((result) => {
+        note(result);
+        if (result >= 300) log(`whatsapp sandbox: status callback ${status} answered ${result}`);
+      })
+      .catch((failure: unknown) => {
+        note('error');
+        log(`whatsapp sandbox: status callback ${status} failed: ${failure instanceof Error ? failure.name : 'error'}`);
+      });
+  };
 
-  const invalidParameter = (details: string): MetaError => ({
-    status: 400,
-    message: '(#100) Invalid parameter',
-    type: 'OAuthException',
-    code: 100,
-    details,
-  });
+  /** The callbacks of an accepted message: sent, then delivered (and read), or as the fault says. */
+  const schedule = (message: SandboxMessage, fate: 'deliver' | 'never-deliver' | 'recipient-async') => {
+    if (fate === 'recipient-async') {
+      later(deliveredAfterMs, () => report(message, 'failed', metaErrors.undeliverable));
+      return;
+    }
+    later(0, () => report(message, 'sent'));
+    if (fate === 'never-deliver') return;
+    later(deliveredAfterMs, () => report(message, 'delivered'));
+    const readAfterMs = options.readAfterMs;
+    if (readAfterMs !== undefined) later(deliveredAfterMs + readAfterMs, () => report(message, 'read'));
+  };
 
   const handleSend = async (req: IncomingMessage, res: ServerResponse, phoneNumberId: string): Promise<void> => {
     const auth = req.headers.authorization ?? '';
@@ -184,50 +240,30 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
       return fail(res, invalidParameter(details.join('; ')));
     }
     const message = parsed.data;
-    const templateProblem = checkTemplate(message, authTemplate, welcomeTemplate);
-    if (templateProblem) {
-      return fail(res, {
-        status: 400,
-        message: '(#132000) Number of parameters does not match the expected number of params',
-        type: 'OAuthException',
-        code: 132000,
-        details: templateProblem,
-      });
-    }
+    const templateProblem = checkTemplate(message, known);
+    if (templateProblem) return fail(res, templateProblem);
 
-    switch (faults.take()) {
-      case 'http500':
-        return fail(res, {
-          status: 500,
-          message: '(#131000) Something went wrong',
-          type: 'OAuthException',
-          code: 131000,
-          details: 'Something went wrong',
-        });
-      case 'timeout':
-        // Never answer: the caller's own timeout has to fire. close() drops the socket.
-        return;
-      case 'recipient':
-        return fail(res, {
-          status: 400,
-          message: '(#131026) Message undeliverable',
-          type: 'OAuthException',
-          code: 131026,
-          details: 'Message undeliverable',
-        });
-      case 'phone-number-id':
-        return fail(res, unknownObject(phoneNumberId));
-      case undefined:
-        break;
-    }
+    const mode = faults.take();
+    if (mode === 'timeout') return; // Never answer: the caller's own timeout has to fire. close() drops the socket.
+    if (mode === 'phone-number-id') return fail(res, unknownObject(phoneNumberId));
+    const refusal = mode && refusals[mode];
+    if (refusal) return fail(res, refusal);
+
+    // Business-initiated messages (templates) count against the tier; a text only answers a user.
+    const businessInitiated = message.type === 'template';
+    const limited = mode ? undefined : limits.check(phoneNumberId, message.to, businessInitiated);
+    if (limited) return fail(res, limitErrors[limited]);
+    limits.record(phoneNumberId, message.to, businessInitiated);
 
     const id = `wamid.${randomId(24)}`;
-    recorded.unshift(record(id, message, authTemplate, welcomeTemplate));
+    const accepted = record(id, message, known, now());
+    recorded.unshift(accepted);
     sendJson(res, 200, {
       messaging_product: 'whatsapp',
       contacts: [{ input: message.to, wa_id: message.to }],
       messages: [{ id, ...(message.type === 'template' && { message_status: 'accepted' }) }],
     });
+    schedule(accepted, mode === 'never-deliver' || mode === 'recipient-async' ? mode : 'deliver');
   };
 
   const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
@@ -236,8 +272,7 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
       return sendJson(res, 200, { messages: to ? recorded.filter((m) => m.to === to) : recorded });
     }
     if (req.method === 'POST' && path === '/__sandbox/reset') {
-      recorded = [];
-      faults.clear();
+      reset();
       return sendJson(res, 200, { ok: true });
     }
     if (req.method === 'POST' && path === '/__sandbox/fail') {
@@ -246,6 +281,13 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
       if (!parsed.success) return sendJson(res, 400, { error: { message: z.prettifyError(parsed.error) } });
       faults.arm(parsed.data.times, parsed.data.mode);
       return sendJson(res, 200, { ok: true, ...parsed.data });
+    }
+    if (req.method === 'POST' && path === '/__sandbox/tier') {
+      const body = await readJson(req);
+      const parsed = controlTierSchema.safeParse(body.ok ? body.value : undefined);
+      if (!parsed.success) return sendJson(res, 400, { error: { message: z.prettifyError(parsed.error) } });
+      limits.set(parsed.data);
+      return sendJson(res, 200, { ok: true, ...limits.current });
     }
     sendJson(res, 404, { error: { message: `no control route ${req.method} ${path}` } });
   };
@@ -263,71 +305,38 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
     });
   });
 
+  const clear = () => {
+    recorded = [];
+    attempts = [];
+    generation += 1;
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  };
+  const reset = () => {
+    clear();
+    faults.clear();
+    limits.reset();
+  };
+
   return {
     ...server,
+    close: async () => {
+      clear();
+      await server.close();
+    },
     messages: () => [...recorded],
     latestOtp: (to) => recorded.find((m) => m.kind === 'otp' && m.to === to)?.code,
-    clear: () => {
-      recorded = [];
-    },
-    reset: () => {
-      recorded = [];
-      faults.clear();
-    },
+    clear,
+    reset,
     failNext: ({ times = 1, mode }) => faults.arm(times, mode),
+    setTier: (settings) => {
+      limits.set(settings);
+      return limits.current;
+    },
+    tier: () => ({ ...limits.current, uniqueRecipients: limits.uniqueRecipients() }),
+    setWebhook: (target) => {
+      webhook = target;
+    },
+    callbacks: () => [...attempts],
   };
-}
-
-function texts(parameters: readonly Parameter[]): string[] {
-  return parameters.flatMap((p) => (p.type === 'text' ? [p.text] : []));
-}
-
-function component<T extends Component['type']>(
-  components: readonly Component[] | undefined,
-  type: T,
-): Extract<Component, { type: T }> | undefined {
-  return components?.find((c): c is Extract<Component, { type: T }> => c.type === type);
-}
-
-/** What Meta would refuse for our two known templates (parameter counts), else undefined. */
-function checkTemplate(message: OutgoingMessage, authTemplate: string, welcomeTemplate: string): string | undefined {
-  if (message.type !== 'template') return undefined;
-  const { name, components } = message.template;
-  if (name === authTemplate) {
-    const body = texts(component(components, 'body')?.parameters ?? []);
-    if (body.length !== 1) return `template ${name}: the body takes exactly one text parameter (the code)`;
-    const button = component(components, 'button');
-    if (!button || button.sub_type !== 'url' || texts(button.parameters).length !== 1) {
-      return `template ${name}: a url button with one text parameter (the code) is required`;
-    }
-  }
-  if (name === welcomeTemplate) {
-    const header = component(components, 'header');
-    if (!header?.parameters.some((p) => p.type === 'video')) {
-      return `template ${name}: the header takes one video parameter`;
-    }
-  }
-  return undefined;
-}
-
-function record(id: string, message: OutgoingMessage, authTemplate: string, welcomeTemplate: string): SandboxMessage {
-  const at = new Date().toISOString();
-  if (message.type === 'text') return { id, to: message.to, kind: 'text', body: message.text.body, at };
-  const { name, language, components } = message.template;
-  const bodyTexts = texts(component(components, 'body')?.parameters ?? []);
-  const base = {
-    id,
-    to: message.to,
-    template: name,
-    language: language.code,
-    ...(bodyTexts.length > 0 && { body: bodyTexts.join(' ') }),
-    at,
-  };
-  if (name === authTemplate) return { ...base, kind: 'otp', code: bodyTexts[0] };
-  if (name === welcomeTemplate) {
-    const video = component(components, 'header')?.parameters.find((p) => p.type === 'video');
-    const link = video?.type === 'video' ? video.video.link : undefined;
-    return { ...base, kind: 'welcome', ...(link !== undefined && { headerVideoLink: link }) };
-  }
-  return { ...base, kind: 'template' };
 }
