@@ -25,6 +25,7 @@ export type ProviderSecrets = z.infer<typeof providerSecretsSchema>;
 export const keySecretsSchema = z.object({
   otpHashKey: z.string().min(32),
   verificationSigningKey: z.string().min(32),
+  originVerifyToken: z.string().min(32).optional(),
 });
 export type KeySecrets = z.infer<typeof keySecretsSchema>;
 
@@ -79,4 +80,19 @@ export function makeSecretsLoader(env: SecretsEnv, client?: SecretsManagerClient
       ...parseSecret(keySecretsSchema, keysRaw, 'keys'),
     };
   };
+}
+
+/**
+ * The provider secret alone, for a function granted nothing else (the WhatsApp webhook:
+ * `secrets: 'provider'` in lib/api-routes.ts). Same parsing and cache as above.
+ */
+export function makeProviderSecretsLoader(env: SecretsEnv, client?: SecretsManagerClient): () => Promise<ProviderSecrets> {
+  if (env.APP_MODE === 'local') {
+    const local = env.LOCAL_SECRETS ?? '{}';
+    return () => Promise.resolve(parseSecret(providerSecretsSchema, local, 'LOCAL_SECRETS'));
+  }
+  const providerArn = env.PROVIDER_SECRET_ARN;
+  if (!providerArn) throw new Error('Invalid function configuration: PROVIDER_SECRET_ARN');
+  const provider = new SecretsProvider({ awsSdkV3Client: client ?? new SecretsManagerClient({}) });
+  return async () => parseSecret(providerSecretsSchema, await provider.get(providerArn, { maxAge: SECRETS_MAX_AGE_SECONDS }), 'provider');
 }
