@@ -1,4 +1,4 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 /** A 6-digit code from the platform's cryptographic generator: 100000-999999. */
@@ -70,29 +70,35 @@ export interface DeliveryHandle {
 }
 
 const handleKey = (key: string) => createHmac('sha256', key).update('membership/delivery-handle/v1').digest();
-const handleMac = (key: string, payload: string, phone: string) =>
-  createHmac('sha256', handleKey(key)).update(`${payload}.${phone}`).digest('base64url');
 
 /**
  * An opaque, short-lived handle for the page to ask how its code is doing (and to switch
- * it to SMS). Bound to the number by its MAC: useless with another number, and it names
- * only the provider's message id, never who asked.
+ * it to SMS). Encrypted and authenticated (AES-256-GCM) with the number as associated
+ * data: useless with another number, and it shows nothing, not even the provider's
+ * message id (a WhatsApp `wamid` carries the recipient's number in base64).
  */
 export function signDeliveryHandle(key: string, phone: string, handle: DeliveryHandle): string {
-  const payload = Buffer.from(
-    JSON.stringify({ c: handle.channel, m: handle.messageId, i: handle.issuedAt, e: handle.expiresAt }),
-  ).toString('base64url');
-  return `v1.${payload}.${handleMac(key, payload, phone)}`;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', handleKey(key), iv);
+  cipher.setAAD(Buffer.from(phone));
+  const plain = JSON.stringify({ c: handle.channel, m: handle.messageId, i: handle.issuedAt, e: handle.expiresAt });
+  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return `v1.${Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url')}`;
 }
 
 /** The handle's content when it was issued for `phone` by us and has not expired; else undefined. */
 export function readDeliveryHandle(key: string, phone: string, handle: string, now: Date): DeliveryHandle | undefined {
-  const [version, payload, mac, ...rest] = handle.split('.');
-  if (version !== 'v1' || !payload || !mac || rest.length > 0) return undefined;
-  if (!sameHash(mac, handleMac(key, payload, phone))) return undefined;
+  const [version, sealed, ...rest] = handle.split('.');
+  if (version !== 'v1' || !sealed || rest.length > 0) return undefined;
+  const bytes = Buffer.from(sealed, 'base64url');
+  if (bytes.length < 12 + 16 + 2) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const decipher = createDecipheriv('aes-256-gcm', handleKey(key), bytes.subarray(0, 12));
+    decipher.setAAD(Buffer.from(phone));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    const plain = Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]);
+    value = JSON.parse(plain.toString('utf8'));
   } catch {
     return undefined;
   }

@@ -11,6 +11,8 @@ describe('delivery handle', () => {
     const handle = signDeliveryHandle(key, '919876543210', content);
     expect(readDeliveryHandle(key, '919876543210', handle, now)).toEqual(content);
     expect(handle).not.toContain('9876543210');
+    // Nothing readable: not the number, not the provider's message id.
+    expect(Buffer.from(handle.slice(3), 'base64url').toString('latin1')).not.toMatch(/wamid|9876543210/);
   });
   it('is useless with another number, another key, after expiry, or altered', () => {
     const handle = signDeliveryHandle(key, '919876543210', content);
