@@ -16,8 +16,12 @@ const formLoaders: Record<Language, () => Promise<FormMessages>> = {
   en: async () => (await import('./en-form')).enForm,
   ta: async () => (await import('./ta-form')).taForm,
 };
-/** Instances that show the form: a language switch fetches its strings too. */
-const formInUse = new WeakSet<I18n>();
+/**
+ * Instances that show the later steps: a language switch fetches their strings too. Kept by
+ * the instance's store, which react-i18next's per-render wrappers of the instance (what
+ * useTranslation returns) share with it; the wrapper itself is a different object.
+ */
+const formInUse = new WeakSet<object>();
 
 function syncDocumentLanguage(language: string): void {
   document.documentElement.lang = language;
@@ -34,7 +38,8 @@ export function createI18n(language: Language, bundles: Bundles): I18n {
     initAsync: false,
     // React escapes output itself.
     interpolation: { escapeValue: false },
-    react: { useSuspense: false },
+    // Strings added after a language change (a chunk that arrives late) re-render at once.
+    react: { useSuspense: false, bindI18nStore: 'added' },
   });
   syncDocumentLanguage(language);
   instance.on('languageChanged', syncDocumentLanguage);
@@ -55,7 +60,7 @@ async function addFormStrings(instance: I18n, language: Language): Promise<void>
  * visitor switches to). Resolves once they can be rendered.
  */
 export async function loadFormStrings(instance: I18n): Promise<void> {
-  formInUse.add(instance);
+  formInUse.add(instance.store);
   await addFormStrings(instance, currentLanguage(instance));
 }
 
@@ -64,7 +69,7 @@ async function ensureLanguage(instance: I18n, language: Language): Promise<void>
   if (!instance.hasResourceBundle(language, 'translation')) {
     instance.addResourceBundle(language, 'translation', await loaders[language](), true, false);
   }
-  if (formInUse.has(instance)) await addFormStrings(instance, language);
+  if (formInUse.has(instance.store)) await addFormStrings(instance, language);
 }
 
 /** The instance the app starts with: only the visitor's language is downloaded. */

@@ -153,7 +153,7 @@ export const staffTa: StaffMessages = {
     heading: 'முடிவு அறிவிப்புகள்',
     line: 'முடிவு அறிவிப்பு: {{decision}}, {{channel}} வழியாக, {{at}}, {{status}}',
     decision: { approved: 'ஏற்கப்பட்டது', rejected: 'நிராகரிக்கப்பட்டது' },
-    channel: { whatsapp: 'வாட்ஸ்அப்', sms: 'SMS' },
+    channel: { whatsapp: 'வாட்ஸ்அப்', sms: 'குறுஞ்செய்தி (SMS)' },
     status: {
       accepted: 'அனுப்ப ஏற்கப்பட்டது',
       sent: 'அனுப்பப்பட்டது',
