@@ -11,6 +11,9 @@ export interface AppSecretsProps {
 export const providerSecretKeys = [
   'whatsappToken',
   'whatsappPhoneNumberId',
+  // Meta's webhook: the app secret signs every POST; the verify token answers the subscription.
+  'whatsappAppSecret',
+  'whatsappVerifyToken',
   'webhookUrl',
   'webhookUsername',
   'webhookPassword',
@@ -44,7 +47,7 @@ export class AppSecrets extends Construct {
       providerSecretKeys.filter((k) => k !== 'webhookPassword').map((k) => [k, '']),
     );
     this.providerSecret = new secretsmanager.Secret(this, 'ProviderSecret', {
-      description: `WhatsApp Cloud API token and phone number id, automation webhook URL and basic-auth credentials, reCAPTCHA secret ${stage}. Filled by the operator.`,
+      description: `WhatsApp Cloud API token, phone number id, app secret and webhook verify token, automation webhook URL and basic-auth credentials, reCAPTCHA secret ${stage}. Filled by the operator.`,
       generateSecretString: {
         secretStringTemplate: JSON.stringify(emptyProvider),
         // A strong webhook password to configure on the receiving side (or replace).

@@ -193,7 +193,6 @@ export class Monitoring extends Construct {
       dimensionsMap: stageMetricDimensions(config.stage),
       statistic: cloudwatch.Stats.MAXIMUM,
       period: FIVE_MINUTES,
-      label: 'Unique WhatsApp recipients, last 24 h',
     });
     const tierThreshold = Math.ceil(tier.uniqueRecipientsPer24h * tier.alarmShare);
     if (channels.includes('whatsapp') && tier.uniqueRecipientsPer24h > 0) {
@@ -290,7 +289,7 @@ export class Monitoring extends Construct {
         product('OtpFellBackToSms', 'Fell back (all)'),
         search('OtpFellBackToSms', 'reason', 'By reason'),
       ]),
-      graph('WhatsApp unique recipients (24 h) and the tier', [uniqueRecipients], {
+      graph('WhatsApp unique recipients (24 h) and the tier', [uniqueRecipients.with({ label: 'Unique recipients' })], {
         leftAnnotations:
           tier.uniqueRecipientsPer24h > 0
             ? [

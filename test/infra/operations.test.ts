@@ -32,7 +32,16 @@ interface ValidationReport {
   }[];
 }
 
-const runbookSections = ['dead-letters', 'api-errors', 'lambda-errors', 'whatsapp-refuses', 'latency', 'stream-lag'];
+const runbookSections = [
+  'dead-letters',
+  'api-errors',
+  'lambda-errors',
+  'whatsapp-refuses',
+  'latency',
+  'stream-lag',
+  'delivery-rate',
+  'whatsapp-tier',
+];
 
 let workDir: string;
 let report: ValidationReport;
@@ -120,7 +129,8 @@ describe('stage configuration (lib/stages.ts)', () => {
     expect(parsed.tracing).toBe(true);
     expect(parsed.api.routeThrottles).toEqual({});
     expect(parsed.alarms).toMatchObject({ apiServerErrorRate: 0.05, runbookUrl: 'docs/RUNBOOK.md' });
-    expect(parsed.outbound).toEqual({ maxReceiveCount: 5, retryBaseSeconds: 60 });
+    expect(parsed.outbound).toEqual({ maxReceiveCount: 5, retryBaseSeconds: 60, maxConcurrency: 5 });
+    expect(parsed.api.reservedConcurrency).toEqual({});
   });
 
   it('refuses a route throttle for a route that does not exist, or looser than the stage-wide one', () => {
@@ -142,12 +152,15 @@ describe('stage configuration (lib/stages.ts)', () => {
     ).toBe(false);
   });
 
-  it('has the firewall on in prod and off in dev, and tighter limits on the public flow in every stage', () => {
+  it('has the firewall on in prod and off in dev, and limits on every public POST route in every stage', () => {
     expect(config.prod.waf.enabled).toBe(true);
     expect(config.dev.waf.enabled).toBe(false);
+    const publicPosts = routes.filter((r) => r.access === 'public' && r.method === 'POST').map(routeKey);
+    // The visitor's steps and Meta's webhook.
+    expect(publicPosts).toEqual(expect.arrayContaining([...publicFlowRoutes(routes).map(routeKey), 'POST /api/whatsapp/webhook']));
     for (const stage of ['dev', 'prod'] as const) {
       const keys = Object.keys(config[stage].api.routeThrottles).sort();
-      expect(keys, stage).toEqual(publicFlowRoutes(routes).map(routeKey).sort());
+      expect(keys, stage).toEqual(publicPosts.sort());
     }
   });
 });
@@ -168,7 +181,9 @@ describe('per-route API throttles', () => {
           ThrottlingRateLimit: limit.rateLimit,
           ThrottlingBurstLimit: limit.burstLimit,
         });
-        expect(limit.rateLimit).toBeLessThan(c.api.throttleRateLimit);
+        // HTTP APIs apply the default to each route on its own: a route limit above it would never apply.
+        expect(limit.rateLimit).toBeLessThanOrEqual(c.api.throttleRateLimit);
+        expect(limit.burstLimit).toBeLessThanOrEqual(c.api.throttleBurstLimit);
       }
       // API Gateway refuses settings for a route it does not have yet: the stage waits for them.
       const routeIds = ofType(appOf(stage), 'AWS::ApiGatewayV2::Route')
@@ -185,7 +200,12 @@ describe('per-route API throttles', () => {
     const metered = Object.entries(settings)
       .filter(([, s]) => s.DetailedMetricsEnabled === true)
       .map(([key]) => key);
-    expect(metered.sort()).toEqual(['POST /api/applications', 'POST /api/otp/request', 'POST /api/otp/verify']);
+    expect(metered.sort()).toEqual([
+      'POST /api/applications',
+      'POST /api/otp/request',
+      'POST /api/otp/status',
+      'POST /api/otp/verify',
+    ]);
   });
 });
 
@@ -212,7 +232,8 @@ describe('alarms', () => {
   it.each(['dev', 'prod'] as const)(
     '%s: every alarm goes to the topic, carries its stage, and links its runbook section',
     (stage) => {
-      const [topicId] = single(appOf(stage), 'AWS::SNS::Topic');
+      // The alarm topic (the SMS events topic is the other).
+      const [topicId] = ofType(appOf(stage), 'AWS::SNS::Topic').find(([id]) => id.startsWith('AlarmsTopic'))!;
       const all = alarms(stage);
       expect(all.size).toBeGreaterThan(2 * handlers.length);
       for (const [name, props] of all) {
@@ -230,7 +251,9 @@ describe('alarms', () => {
   );
 
   it('mails the topic to the stage address when one is configured', () => {
-    const subscriptions = ofType(appOf('prod'), 'AWS::SNS::Subscription');
+    const subscriptions = ofType(appOf('prod'), 'AWS::SNS::Subscription').filter(
+      ([, s]) => s.Properties.Protocol !== 'lambda',
+    );
     if (config.prod.alarmEmail) {
       expect(subscriptions.map(([, s]) => s.Properties)).toContainEqual(
         expect.objectContaining({ Protocol: 'email', Endpoint: config.prod.alarmEmail }),
@@ -325,6 +348,7 @@ describe('alarms', () => {
     expect(flow.map(routeKey).sort()).toEqual([
       'POST /api/applications',
       'POST /api/otp/request',
+      'POST /api/otp/status',
       'POST /api/otp/verify',
     ]);
     for (const route of flow) {
@@ -429,7 +453,8 @@ describe('dashboard', () => {
     for (const name of ['Errors', 'Throttles', 'Duration'])
       expect(has('AWS/Lambda', name), name).toHaveLength(handlers.length);
     expect(has('AWS/Lambda', 'IteratorAge')).toHaveLength(1);
-    expect(has('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toHaveLength(3);
+    // Outbound waiting, and the three dead-letter queues (outbound, stream, SMS events).
+    expect(has('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toHaveLength(4);
     const body = dashboardBody('prod');
     const statusWidget = body.widgets.find((w) => w.type === 'alarm')!;
     expect((statusWidget.properties.alarms as unknown[]).length).toBe(alarms('prod').size);
@@ -453,17 +478,35 @@ describe('dashboard', () => {
     const published = await import('../../lambdas/lib/metrics');
     expect([...metricNames].sort()).toEqual([...published.metricNames].sort());
 
-    // How each handler publishes each metric (count or countBy), from their source.
-    const handlerDir = path.join(projectRoot, 'lambdas', 'handlers');
+    // How the functions publish each metric (count or countBy, and countBy's dimension),
+    // from their source: handlers and the modules they share.
+    const sources = ['handlers', 'lib', 'adapters'].flatMap((dir) =>
+      readdirSync(path.join(projectRoot, 'lambdas', dir))
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !(dir === 'lib' && f === 'metrics.ts'))
+        .map((f) => readFileSync(path.join(projectRoot, 'lambdas', dir, f), 'utf8')),
+    );
     const calls = new Map<string, Set<'count' | 'countBy'>>();
-    for (const file of readdirSync(handlerDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
-      const source = readFileSync(path.join(handlerDir, file), 'utf8');
+    const dimensionsOfName = new Map<string, Set<string>>();
+    for (const source of sources) {
       // The first argument: a name, or a choice of names (`failed ? 'A' : 'B'`).
       for (const [, fn, firstArgument] of source.matchAll(/\b(countBy|count)\(([^,)]*)/g)) {
         for (const [, name] of firstArgument!.matchAll(/'(\w+)'/g)) {
           calls.set(name!, (calls.get(name!) ?? new Set()).add(fn as 'count' | 'countBy'));
         }
       }
+      for (const [, name, dimension] of source.matchAll(/\bcountBy\(\s*'(\w+)',\s*'(\w+)'/g)) {
+        dimensionsOfName.set(name!, (dimensionsOfName.get(name!) ?? new Set()).add(dimension!));
+      }
+    }
+    // Series read with a dimension beside the stage's (delivery per channel): published by
+    // countBy with exactly that dimension.
+    const dimensioned = dashboardMetrics('prod').filter(
+      (m) => m.namespace === METRICS_NAMESPACE && Object.keys(m.dimensions).length > 2,
+    );
+    expect(dimensioned.length).toBeGreaterThan(0);
+    for (const m of dimensioned) {
+      const extra = Object.keys(m.dimensions).filter((d) => !(d in stageMetricDimensions('prod')));
+      for (const dimension of extra) expect(dimensionsOfName.get(m.name), `${m.name} by ${dimension}`).toContain(dimension);
     }
     const read = [
       ...new Set(

@@ -7,11 +7,12 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
-import { providerSecretKeys } from '../../lib/constructs/app-secrets';
+import { keySecretsSchema, providerSecretsSchema } from '../../lambdas/adapters/secrets';
+import { keysSecretKeys, providerSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks, addNagChecks, stackNames } from '../../lib/constructs/membership-stacks';
 import { pascalCase } from '../../lib/constructs/project-function';
 import { spaRewriteCode } from '../../lib/constructs/web-hosting';
-import { backgroundFunctions, rollupsFenceSeconds, routeTableGrants, secretEnvVars } from '../../lib/functions';
+import { backgroundFunctions, handlerTableGrants, rollupsFenceSeconds, secretEnvVars } from '../../lib/functions';
 import { loadStageConfig } from '../../lib/stages';
 import { allTables, tables } from '../../lib/table-definitions';
 import { parseRuntimeConfig } from '../../rules/runtime-config';
@@ -304,8 +305,13 @@ describe('functions', () => {
 
   it('gives each function exactly the tables of its definition, with the access it names', () => {
     const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+    // A handler serving several routes (the webhook's GET and POST) gets what they all need.
+    expect(handlerTableGrants(routes, 'whatsapp-webhook')).toEqual([{ table: 'deliveries', access: 'readwrite' }]);
     const definitions = [
-      ...routes.map((route) => ({ handler: route.handler, grants: routeTableGrants(route) })),
+      ...[...new Set(routes.map((r) => r.handler))].map((handler) => ({
+        handler,
+        grants: handlerTableGrants(routes, handler),
+      })),
       ...Object.values(backgroundFunctions).map((f) => ({ handler: f.handler, grants: [...f.tables] })),
     ];
     for (const { handler, grants } of definitions) {
@@ -378,6 +384,27 @@ describe('secrets', () => {
     };
     const keys = [...Object.keys(JSON.parse(generated.SecretStringTemplate) as Json), generated.GenerateStringKey];
     expect(keys.sort()).toEqual([...providerSecretKeys].sort());
+    // Exactly what the functions read: the webhook's app secret and verify token among them.
+    expect([...providerSecretKeys].sort()).toEqual(Object.keys(providerSecretsSchema.shape).sort());
+    expect(providerSecretKeys).toEqual(expect.arrayContaining(['whatsappAppSecret', 'whatsappVerifyToken']));
+    expect([...keysSecretKeys].sort()).toEqual(Object.keys(keySecretsSchema.shape).sort());
+  });
+
+  it('keeps the webhook credentials out of every environment: the webhook function gets the provider secret ARN only', () => {
+    for (const [id, fn] of ofType(appTemplate, 'AWS::Lambda::Function')) {
+      const text = JSON.stringify(fn.Properties.Environment ?? {});
+      expect(text, id).not.toMatch(/whatsappAppSecret|whatsappVerifyToken|APP_SECRET|VERIFY_TOKEN/i);
+    }
+    const [id, webhook] = functionByHandler('whatsapp-webhook');
+    const env = (webhook.Properties.Environment as { Variables: Json }).Variables;
+    const providerId = ofType(data, 'AWS::SecretsManager::Secret').find(([sid]) => sid.includes('ProviderSecret'))![0];
+    expect(importsIn(env[secretEnvVars.provider]), id).toEqual([providerId]);
+    expect(env[secretEnvVars.keys], id).toBeUndefined();
+    // ...and may read that secret alone.
+    const reads = policiesOfFunction(webhook)
+      .flatMap((d) => d.Statement as Json[])
+      .filter((st) => JSON.stringify(st.Action).includes('secretsmanager:GetSecretValue'));
+    expect(reads.flatMap((st) => importsIn(st.Resource))).toEqual([providerId]);
   });
 
   it('gives functions secret ARNs only, never a literal in a variable named like a secret', () => {
@@ -415,7 +442,16 @@ describe('outbound messaging and the applications stream', () => {
     });
     return new Set([...redriveTargets, ...onFailure]);
   };
-  const isDeadLetterQueue = (id: string) => deadLetterArns().has(JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] }));
+  const asyncFailureArns = () =>
+    ofType(appTemplate, 'AWS::Lambda::EventInvokeConfig').flatMap(([, c]) => {
+      const destination = (c.Properties.DestinationConfig as { OnFailure?: { Destination: unknown } } | undefined)
+        ?.OnFailure?.Destination;
+      return destination ? [JSON.stringify(destination)] : [];
+    });
+  const isDeadLetterQueue = (id: string) => {
+    const arn = JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] });
+    return deadLetterArns().has(arn) || asyncFailureArns().includes(arn);
+  };
 
   it('gives every queue that is not itself a dead-letter queue a redrive policy', () => {
     const queues = ofType(appTemplate, 'AWS::SQS::Queue');
@@ -428,9 +464,10 @@ describe('outbound messaging and the applications stream', () => {
   });
 
   it('alarms on the first message in every dead-letter queue, to the alarm topic', () => {
-    const [topicId] = ofType(appTemplate, 'AWS::SNS::Topic')[0]!;
+    const [topicId] = ofType(appTemplate, 'AWS::SNS::Topic').find(([id]) => id.startsWith('AlarmsTopic'))!;
     const deadLetterQueues = ofType(appTemplate, 'AWS::SQS::Queue').filter(([id]) => isDeadLetterQueue(id));
-    expect(deadLetterQueues.length).toBe(2);
+    // Outbound, the stream's on-failure queue, the SMS events' on-failure queue.
+    expect(deadLetterQueues.length).toBe(3);
     for (const [queueId] of deadLetterQueues) {
       appT.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -451,6 +488,7 @@ describe('outbound messaging and the applications stream', () => {
       FunctionName: { Ref: consumerId },
       EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: config.outbound.maxConcurrency },
     });
   });
 
@@ -487,7 +525,7 @@ describe('report rollups', () => {
       FunctionName: { 'Fn::GetAtt': [jobId, 'Arn'] },
       Principal: 'events.amazonaws.com',
     });
-    const [topicId] = ofType(appTemplate, 'AWS::SNS::Topic')[0]!;
+    const [topicId] = ofType(appTemplate, 'AWS::SNS::Topic').find(([id]) => id.startsWith('AlarmsTopic'))!;
     appT.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'Errors',
       Namespace: 'AWS/Lambda',
@@ -554,8 +592,18 @@ describe('web hosting', () => {
     const api = (config_.CacheBehaviors as Json[]).find((b) => b.PathPattern === '/api/*')!;
     expect(api).toMatchObject({
       AllowedMethods: expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']) as string[],
-      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
-      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
+    });
+    // Uncached: nothing is kept unless the API says so, and then a second at most, per token.
+    const cachePolicy = appTemplate.Resources[(api.CachePolicyId as { Ref: string }).Ref]!;
+    expect(cachePolicy.Properties!.CachePolicyConfig).toMatchObject({
+      DefaultTTL: 0,
+      MinTTL: 0,
+      MaxTTL: 1,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] },
+        QueryStringsConfig: { QueryStringBehavior: 'all' },
+        CookiesConfig: { CookieBehavior: 'none' },
+      },
     });
     const origin = (config_.Origins as Json[]).find((o) => o.Id === api.TargetOriginId)!;
     expect(JSON.stringify(origin.DomainName)).toContain(apiId);

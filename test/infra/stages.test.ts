@@ -30,6 +30,7 @@ const physicalNameProperties: Readonly<Record<string, readonly string[]>> = {
   'AWS::CloudWatch::Alarm': ['AlarmName'],
   'AWS::CloudWatch::Dashboard': ['DashboardName'],
   'AWS::WAFv2::WebACL': ['Name'],
+  'AWS::SMSVOICE::ConfigurationSet': ['ConfigurationSetName'],
 };
 
 let workDir: string;
