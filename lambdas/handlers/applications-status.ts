@@ -39,11 +39,12 @@ export function makeHandler(deps: { review: ReviewStore; clock: () => Date; noti
     const { ids, status, note } = parseBody(event, statusChangeRequestSchema);
     const now = deps.clock();
     const result: StatusChangeResponse = { changed: [], notFound: [] };
-    const reallyChanged: string[] = [];
     const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += 10) {
-      const chunk = unique.slice(i, i + 10);
+    // 25 at a time: a selection of 100 takes four rounds of parallel transactions.
+    for (let i = 0; i < unique.length; i += 25) {
+      const chunk = unique.slice(i, i + 25);
       const outcomes = await Promise.all(chunk.map((id) => deps.review.changeStatus(id, status, staff, now, note)));
+      const reallyChanged: string[] = [];
       outcomes.forEach((outcome, j) => {
         const id = chunk[j]!;
         if (outcome === 'not-found') return void result.notFound.push(id);
@@ -51,11 +52,12 @@ export function makeHandler(deps: { review: ReviewStore; clock: () => Date; noti
         result.changed.push(id);
         if (outcome === 'changed') reallyChanged.push(id);
       });
+      // Queued chunk by chunk: a request cut short (a timeout) loses at most the notices of the chunk in flight.
+      if (deps.notices?.enabled && isDecision(status) && reallyChanged.length > 0) {
+        await queueNotices(deps.notices, reallyChanged, status, now);
+      }
     }
     logger.info('Status changed', { count: result.changed.length, status });
-    if (deps.notices?.enabled && isDecision(status) && reallyChanged.length > 0) {
-      await queueNotices(deps.notices, reallyChanged, status, now);
-    }
     return json(200, result);
   });
 }
