@@ -32,6 +32,8 @@ export const metricNames = [
   'DecisionNoticeSent',
   /** An outbound send met a provider's rate limit and was put back without spending a retry (kind dimension). */
   'OutboundThrottled',
+  /** An outbound message that no retry could deliver was dropped on purpose (kind dimension: welcome-tier-full, welcome-undeliverable). */
+  'OutboundSkipped',
 ] as const;
 export type MetricName = (typeof metricNames)[number];
 

@@ -29,7 +29,13 @@ import { type MessageGateway, WhatsAppError, whatsAppRefusal } from '../adapters
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import { systemClock } from '../lib/clock';
 import { makeDynamoClient } from '../lib/dynamo';
-import { type OtpChannelMode, parseEnv, type SmsTemplates, tableName, type WhatsappDecisionTemplates } from '../lib/env';
+import {
+  type OtpChannelMode,
+  parseEnv,
+  type SmsTemplates,
+  tableName,
+  type WhatsappDecisionTemplates,
+} from '../lib/env';
 import { countBy } from '../lib/metrics';
 import { logger } from '../lib/logger';
 import { makePacer, type Pacer } from '../lib/pacer';
@@ -161,11 +167,22 @@ export interface OutboundDeps {
   readonly pacers?: Partial<Readonly<Record<OtpChannel, Pacer>>>;
   readonly throttle?: { readonly baseSeconds: number; readonly maxAttempts: number; readonly random?: () => number };
   readonly clock?: () => Date;
+  /**
+   * The stage's WhatsApp messaging tier. A welcome to a number WhatsApp has not had from
+   * us in 24 hours, once the tier is full, would be refused (131048) again and again:
+   * it is skipped (the code went by SMS for the same reason). Recipients are counted.
+   */
+  readonly whatsappTier?: {
+    readonly limit: number;
+    readonly recipients: Pick<WhatsAppRecipients, 'count' | 'isRecent' | 'record'>;
+  };
 }
 
 /** What a delivery leaves in its idempotency record: no personal data. */
 export type DeliveryResult =
   | { kind: 'welcome'; messageId: string }
+  /** No WhatsApp welcome can reach this number now: the tier is full, or WhatsApp says it is undeliverable (131026). */
+  | { kind: 'welcome'; skipped: 'whatsapp-tier-full' | 'whatsapp-undeliverable' }
   | { kind: 'webhook'; status: number }
   | { kind: 'decision'; decision: Decision; channel: OtpChannel; messageId: string }
   /** Superseded: the application's status or its time changed since; already sent: its claim holds a message. */
@@ -209,8 +226,7 @@ export function isRateLimited(error: unknown): boolean {
 export function decisionChannels(settings: DecisionSettings, decision: Decision): OtpChannel[] {
   const whatsapp = settings.channels !== 'sms' && settings.whatsappTemplates !== undefined;
   // Without WhatsApp decision templates, decisions go by SMS where SMS templates exist.
-  const sms =
-    settings.smsTemplates?.[decision] !== undefined && (settings.channels !== 'whatsapp' || !whatsapp);
+  const sms = settings.smsTemplates?.[decision] !== undefined && (settings.channels !== 'whatsapp' || !whatsapp);
   return [...(whatsapp ? (['whatsapp'] as const) : []), ...(sms ? (['sms'] as const) : [])];
 }
 
@@ -264,7 +280,8 @@ function failureFields(error: unknown): Record<string, unknown> {
     };
   }
   if (error instanceof WebhookError) return { errorName: error.name, failure: error.failure, httpStatus: error.status };
-  if (error instanceof SmsError) return { errorName: error.name, failure: error.failure, providerCode: error.providerCode };
+  if (error instanceof SmsError)
+    return { errorName: error.name, failure: error.failure, providerCode: error.providerCode };
   if (error instanceof PutBack) return { errorName: error.name, reason: error.reason };
   return { errorName: error instanceof Error ? error.name : typeof error };
 }
@@ -293,7 +310,12 @@ export function makeHandler(deps: OutboundDeps) {
     await pace(channel);
     if (channel === 'whatsapp') {
       const template = decisions.settings.whatsappTemplates![decision];
-      return (await decisions.whatsapp()).sendTemplate(application.phone_number, template.name, template.languages[language], [name]);
+      return (await decisions.whatsapp()).sendTemplate(
+        application.phone_number,
+        template.name,
+        template.languages[language],
+        [name],
+      );
     }
     const pair = decisions.settings.smsTemplates![decision]!;
     // Tamil where a Tamil template is registered, else English.
@@ -326,10 +348,7 @@ export function makeHandler(deps: OutboundDeps) {
     throw new DecisionNotConfiguredError('No channel left');
   };
 
-  const deliverDecision = async (
-    message: DecisionMessage,
-    item: Record<string, unknown>,
-  ): Promise<DeliveryResult> => {
+  const deliverDecision = async (message: DecisionMessage, item: Record<string, unknown>): Promise<DeliveryResult> => {
     const { kind, applicationId, decision, changedAt } = message;
     const decisions = deps.decisions;
     if (!decisions) throw new DecisionNotConfiguredError('Decision notices are not wired into this consumer');
@@ -346,7 +365,11 @@ export function makeHandler(deps: OutboundDeps) {
 
     const claim = await decisions.notices.claim(applicationId, decision, now, NOTICE_LEASE_SECONDS);
     if (claim.kind === 'sent') {
-      logger.info('Decision notice sent before; nothing to send', { applicationId, decision, channel: claim.notice.channel });
+      logger.info('Decision notice sent before; nothing to send', {
+        applicationId,
+        decision,
+        channel: claim.notice.channel,
+      });
       return { kind, skipped: 'already-sent' };
     }
     if (claim.kind === 'in-progress') throw new PutBack('claim-in-progress', claim.retryAfterSeconds);
@@ -369,7 +392,13 @@ export function makeHandler(deps: OutboundDeps) {
     const sentAt = clock();
     const fields = { applicationId, decision, channel };
     await afterAccepted('the notice claim', fields, async () => {
-      if (!(await decisions.notices.complete(applicationId, decision, claim.token, { channel, messageId, sentAt: sentAt.toISOString() }))) {
+      if (
+        !(await decisions.notices.complete(applicationId, decision, claim.token, {
+          channel,
+          messageId,
+          sentAt: sentAt.toISOString(),
+        }))
+      ) {
         throw new Error('Lease lost');
       }
     });
@@ -397,10 +426,34 @@ export function makeHandler(deps: OutboundDeps) {
     if (message.kind === 'decision') return deliverDecision(message, application);
     if (kind === 'welcome') {
       const { phone_number: phone } = phoneSchema.parse(application);
+      const tier = deps.whatsappTier;
+      if (tier && tier.limit > 0 && (await tier.recipients.count(clock())) >= tier.limit) {
+        if (!(await tier.recipients.isRecent(phone, clock()))) {
+          logger.info('Welcome skipped: the WhatsApp tier is full', { applicationId });
+          countBy('OutboundSkipped', 'kind', 'welcome-tier-full');
+          return { kind, skipped: 'whatsapp-tier-full' };
+        }
+      }
       await pace('whatsapp');
-      const messageId = await (await deps.gateway()).sendWelcome(phone);
+      let messageId: string;
+      try {
+        messageId = await (await deps.gateway()).sendWelcome(phone);
+      } catch (error) {
+        // No WhatsApp on the number: retrying cannot help, and the queue would only fill its dead letters.
+        if (whatsAppRefusal(error) !== 'undeliverable') throw error;
+        logger.info('Welcome skipped: WhatsApp cannot deliver to this number', { applicationId });
+        countBy('OutboundSkipped', 'kind', 'welcome-undeliverable');
+        return { kind, skipped: 'whatsapp-undeliverable' };
+      }
+      await afterAccepted('the recipient count', { applicationId, kind }, async () =>
+        tier?.recipients.record(phone, clock()),
+      );
       await afterAccepted('the accepted message', { applicationId, kind }, async () =>
-        deps.deliveries?.recordAccepted({ channel: 'whatsapp', messageId }, { purpose: 'welcome', applicationId }, clock()),
+        deps.deliveries?.recordAccepted(
+          { channel: 'whatsapp', messageId },
+          { purpose: 'welcome', applicationId },
+          clock(),
+        ),
       );
       countBy('MessageAccepted', 'channel', 'whatsapp');
       logger.info('Welcome message sent', { applicationId, phone: maskPhone(phone) });
@@ -577,6 +630,7 @@ export const handler = makeHandler({
     notices: makeDecisionNoticeStore(runtime.db, tableName('deliveries')),
     recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
   },
+  whatsappTier: { limit: runtime.env.WHATSAPP_TIER_UNIQUE_PER_24H, recipients: runtime.recipients() },
   deliveries: { recordAccepted: (ref, meta, now) => runtime.deliveries().recordAccepted(ref, meta, now) },
   queue: makeSqsOutboundQueue(sqsClient, runtime.env.OUTBOUND_QUEUE_URL),
   pacers: {
