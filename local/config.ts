@@ -14,6 +14,17 @@ export const localConfigSchema = z.object({
    * backoff). Tests make it small so that retries and the dead-letter path run in seconds.
    */
   LOCAL_QUEUE_VISIBILITY_MS: z.coerce.number().int().min(1).default(30_000),
+  /** Which channels carry the code (OTP_CHANNELS): `sms` also gives the functions no WhatsApp settings at all. */
+  LOCAL_OTP_CHANNELS: z.enum(['whatsapp', 'sms', 'whatsapp-then-sms']).default('whatsapp-then-sms'),
+  /** A WhatsApp code not reported delivered after this long: the page offers SMS (OTP_SMS_OFFER_AFTER_SECONDS). */
+  LOCAL_SMS_OFFER_AFTER_SECONDS: z.coerce.number().int().min(1).default(30),
+  /**
+   * The WhatsApp messaging tier, unique recipients in 24 hours (WHATSAPP_TIER_UNIQUE_PER_24H);
+   * 0: unlimited. The sandbox enforces the same cap.
+   */
+  LOCAL_WHATSAPP_TIER: z.coerce.number().int().min(0).default(0),
+  /** How long a decision must stand before its notice goes (DECISION_QUIET_SECONDS). */
+  LOCAL_DECISION_QUIET_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   /** Serve the SPA through Vite; off when only the API is wanted. */
   LOCAL_WEB: z
     .enum(['true', 'false'])
@@ -34,4 +45,54 @@ export const localSecrets = {
   recaptchaSiteKey: 'local-recaptcha-site-key',
   otpHashKey: 'local-otp-hash-key-not-for-production',
   verificationSigningKey: 'local-verification-signing-key-not-for-production',
+} as const;
+
+/**
+ * The SMS side as a stage registers it under India's DLT rules: sender id (header),
+ * configuration set, principal entity and content templates. Fake numbers, realistic
+ * shape: DLT ids are 19 digits, each `{#var#}` holds up to 30 characters, and the text
+ * the functions send must match its template to the character.
+ */
+export const localSms = {
+  originationIdentity: 'TNSWNG',
+  configurationSet: 'membership-local-sms',
+  entityId: '1201000000000012345',
+  templates: {
+    otp: {
+      en: {
+        templateId: '1207000000000000101',
+        text: "{#var#} is your OTP to verify your mobile number for Students' Wing membership. It is valid for 5 minutes. Do not share it with anyone. - Students' Wing",
+      },
+      ta: {
+        templateId: '1207000000000000102',
+        text: 'மாணவர் அணி உறுப்பினர் சேர்க்கைக்காக உங்கள் கைபேசி எண்ணை உறுதிசெய்வதற்கான OTP {#var#}. இது 5 நிமிடங்களுக்குச் செல்லுபடியாகும். இதை யாருடனும் பகிர வேண்டாம். - மாணவர் அணி',
+      },
+    },
+    approved: {
+      en: {
+        templateId: '1207000000000000201',
+        text: "Your application to join the Students' Wing has been approved. Welcome to the Wing! - Students' Wing",
+      },
+      ta: {
+        templateId: '1207000000000000202',
+        text: 'மாணவர் அணியில் சேர நீங்கள் அனுப்பிய விண்ணப்பம் ஏற்கப்பட்டது. உங்களை அன்புடன் வரவேற்கிறோம். - மாணவர் அணி',
+      },
+    },
+    rejected: {
+      en: {
+        templateId: '1207000000000000301',
+        text: "Your application to join the Students' Wing has been rejected. For questions, contact your district coordinator. - Students' Wing",
+      },
+      ta: {
+        templateId: '1207000000000000302',
+        text: 'மாணவர் அணியில் சேர நீங்கள் அனுப்பிய விண்ணப்பம் நிராகரிக்கப்பட்டது. சந்தேகங்களுக்கு உங்கள் மாவட்ட ஒருங்கிணைப்பாளரைத் தொடர்புகொள்ளுங்கள். - மாணவர் அணி',
+      },
+    },
+  },
+} as const;
+
+/** The WhatsApp utility templates of the decision notices (WHATSAPP_DECISION_TEMPLATES). */
+export const localWhatsAppDecisionTemplates = {
+  approved: { name: 'decision_approved', languages: { en: 'en', ta: 'ta' } },
+  rejected: { name: 'decision_rejected', languages: { en: 'en', ta: 'ta' } },
 } as const;

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DynamoDBStreamHandler, SQSHandler } from 'aws-lambda';
+import type { DynamoDBStreamHandler, SNSEvent, SQSHandler } from 'aws-lambda';
+import { z } from 'zod';
 import { routes } from '../lib/api-routes';
 import { backgroundFunctions } from '../lib/functions';
 import { tables, type TableKey } from '../lib/table-definitions';
@@ -11,16 +12,24 @@ import { startApiAdapter, type ApiAdapter } from './api-adapter';
 import { captchaShimScript, startCaptchaStandIn } from './captcha';
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
-import { localSecrets } from './config';
+import { localSecrets, localSms, localWhatsAppDecisionTemplates } from './config';
 import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, type TableNames } from './dynamodb';
 import { readJson } from './http-util';
-import { renderOutbox } from './outbox-page';
+import { outboxEntries, renderOutbox } from './outbox-page';
 import { freePort } from './ports';
-import { createLocalQueue, type LocalQueue } from './queue';
+import { createLocalQueue, localLambdaContext, type LocalQueue } from './queue';
+import {
+  smsFaultModes,
+  startSmsSandbox,
+  type SmsDeliveryEvent,
+  type SmsSandbox,
+  type SmsTemplateRegistration,
+} from './sms-sandbox';
+import { snsEvent } from './sns-event';
 import { startSqsEndpoint } from './sqs-endpoint';
 import { startStreamPoller, type StreamPoller } from './stream-poller';
 import { startWebhookSink, type WebhookSink } from './webhook-sink';
-import { sandboxFaultModes, startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
+import { controlTierSchema, sandboxFaultModes, startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
 
 export interface LocalStack {
   readonly appUrl: string;
@@ -30,12 +39,15 @@ export interface LocalStack {
   readonly pool: LocalPool;
   readonly tableNames: TableNames;
   readonly whatsAppUrl: string;
+  /** The SMS sandbox (End User Messaging SMS's endpoint, what SMS_ENDPOINT holds). */
+  readonly smsUrl: string;
   readonly webhookSinkUrl: string;
   /** The outbound queue's URL at the local SQS endpoint (what OUTBOUND_QUEUE_URL holds). */
   readonly outboundQueueUrl: string;
   readonly admin: { readonly email: string; readonly password: string };
   /** The stand-ins themselves, for tests in the same process. */
   readonly whatsApp: WhatsAppSandbox;
+  readonly sms: SmsSandbox;
   readonly sink: WebhookSink;
   readonly outbound: LocalQueue;
   /** Feeds the applications stream to the rollups consumer (`drain()` waits for it to catch up). */
@@ -64,7 +76,13 @@ function functionEnvironment(parts: {
   webhookUrl: string;
   outboundQueueUrl: string;
   retryBaseSeconds: number;
+  smsUrl: string;
+  config: LocalConfig;
 }): Record<string, string> {
+  const { config } = parts;
+  // An SMS-only stage has no WhatsApp settings at all: the functions must not need them.
+  const secrets =
+    config.LOCAL_OTP_CHANNELS === 'sms' ? { ...localSecrets, whatsappToken: '', whatsappPhoneNumberId: '' } : localSecrets;
   const env: Record<string, string> = {
     STAGE: 'local',
     APP_MODE: 'local',
@@ -79,15 +97,48 @@ function functionEnvironment(parts: {
     OUTBOUND_RETRY_BASE_SECONDS: String(parts.retryBaseSeconds),
     // The sandbox, like Meta, refuses the welcome template without its header video.
     WHATSAPP_WELCOME_VIDEO_URL: localWelcomeVideoUrl,
-    LOCAL_SECRETS: JSON.stringify({ ...localSecrets, webhookUrl: parts.webhookUrl }),
+    LOCAL_SECRETS: JSON.stringify({ ...secrets, webhookUrl: parts.webhookUrl }),
     // Local stream batches take a few seconds at most; DynamoDB Local's indexes are synchronous.
     ROLLUPS_FENCE_SECONDS: '5',
+    // Messaging (docs/MESSAGING.md): the channels, the SMS sandbox and its DLT registration,
+    // the WhatsApp tier and the decision notices.
+    OTP_CHANNELS: config.LOCAL_OTP_CHANNELS,
+    OTP_SMS_OFFER_AFTER_SECONDS: String(config.LOCAL_SMS_OFFER_AFTER_SECONDS),
+    WHATSAPP_TIER_UNIQUE_PER_24H: String(config.LOCAL_WHATSAPP_TIER),
+    SMS_ENDPOINT: parts.smsUrl,
+    SMS_ORIGINATION_IDENTITY: localSms.originationIdentity,
+    SMS_CONFIGURATION_SET: localSms.configurationSet,
+    SMS_ENTITY_ID: localSms.entityId,
+    SMS_TEMPLATES: JSON.stringify(localSms.templates),
+    DECISION_NOTICES_ENABLED: 'true',
+    DECISION_QUIET_SECONDS: String(config.LOCAL_DECISION_QUIET_SECONDS),
+    WHATSAPP_DECISION_TEMPLATES: JSON.stringify(localWhatsAppDecisionTemplates),
   };
   for (const key of Object.keys(tables) as TableKey[]) env[tables[key].envVar] = parts.tableNames[key];
   return env;
 }
 
 const localWelcomeVideoUrl = 'https://www.example.com/membership/welcome.mp4';
+
+/** The clock the handlers see (lambdas/lib/clock.ts), moved by POST /dev/clock; the sandboxes count on it too. */
+const localNow = () => Date.now() + (Number(process.env.LOCAL_CLOCK_OFFSET_MS ?? 0) || 0);
+
+/** The SMS sandbox knows every registered template; the outbox calls a notice a decision. */
+const smsRegistrations: SmsTemplateRegistration[] = (['otp', 'approved', 'rejected'] as const).flatMap((purpose) => {
+  const { en, ta } = localSms.templates[purpose];
+  return [en, ta].map(({ templateId, text }) => ({ templateId, text, kind: purpose === 'otp' ? 'otp' : 'decision' }));
+});
+
+const smsEventsTopic = { region: localRegion, accountId: '000000000000', name: 'membership-local-sms-events' };
+
+const devFailSchema = <M extends readonly [string, ...string[]]>(modes: M) =>
+  z.object({ mode: z.enum(modes), times: z.number().int().min(1).max(10_000).default(1) }).strict();
+const whatsAppFailSchema = devFailSchema(sandboxFaultModes);
+const smsFailSchema = devFailSchema(smsFaultModes);
+
+function badRequest(res: ServerResponse, error: z.ZodError): true {
+  return send(res, 400, 'application/json', JSON.stringify({ message: z.prettifyError(error) }));
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string): true {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -128,8 +179,47 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       port: await freePort(),
       accessToken: localSecrets.whatsappToken,
       phoneNumberId: localSecrets.whatsappPhoneNumberId,
+      decisionTemplates: {
+        approved: localWhatsAppDecisionTemplates.approved.name,
+        rejected: localWhatsAppDecisionTemplates.rejected.name,
+        languages: Object.values(localWhatsAppDecisionTemplates.approved.languages),
+      },
+      // The cap the functions count against (WHATSAPP_TIER_UNIQUE_PER_24H), enforced as Meta would.
+      tier: { uniqueRecipientsPer24h: config.LOCAL_WHATSAPP_TIER > 0 ? config.LOCAL_WHATSAPP_TIER : null },
+      now: localNow,
+      log,
+      // Status callbacks start once the API adapter listens (setWebhook below).
     });
     stops.push(() => whatsApp.close());
+
+    // SNS hands each event to the subscribed function; a failed invocation is tried twice
+    // more, as Lambda does for asynchronous invocations (there a minute or two apart).
+    const deliverSmsEvent = async (event: SmsDeliveryEvent) => {
+      const sns: SNSEvent = snsEvent(smsEventsTopic, event);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const module = (await import(handlerModule('sms-events'))) as {
+            handler: (event: SNSEvent, context: unknown) => Promise<unknown>;
+          };
+          await module.handler(sns, localLambdaContext('sms-events', backgroundFunctions.smsEvents.timeoutSeconds * 1000));
+          return;
+        } catch (error) {
+          if (attempt === 3) throw error;
+          await new Promise((r) => setTimeout(r, attempt * 1000));
+        }
+      }
+    };
+    const sms = await startSmsSandbox({
+      port: await freePort(),
+      originationIdentity: localSms.originationIdentity,
+      configurationSetName: localSms.configurationSet,
+      entityId: localSms.entityId,
+      templates: smsRegistrations,
+      now: localNow,
+      log,
+      onEvent: deliverSmsEvent,
+    });
+    stops.push(() => sms.close());
     const sink = await startWebhookSink({
       port: await freePort(),
       username: localSecrets.webhookUsername,
@@ -175,6 +265,8 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
         // Whole seconds (SQS's unit), the same curve as the local queue's own backoff;
         // below one second the consumer leaves the delay to the queue.
         retryBaseSeconds: Math.floor(config.LOCAL_QUEUE_VISIBILITY_MS / 1000),
+        smsUrl: sms.url,
+        config,
       }),
     );
     outbound.start();
@@ -239,18 +331,34 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       if (req.method === 'POST' && url.pathname === '/dev/whatsapp/fail') {
         // Arms the sandbox so that the next send(s) fail, to see the visitor's message (e2e).
         const body = await readJson(req);
-        const value = (body.ok ? body.value : undefined) as { mode?: unknown; times?: unknown } | undefined;
-        const mode = sandboxFaultModes.find((m) => m === value?.mode);
-        const times = value?.times === undefined ? 1 : Number(value.times);
-        if (!mode || !Number.isInteger(times) || times < 1) {
-          return send(res, 400, 'application/json', JSON.stringify({ message: `mode must be one of ${sandboxFaultModes.join(', ')}` }));
-        }
-        whatsApp.failNext({ mode, times });
-        return send(res, 200, 'application/json', JSON.stringify({ mode, times }));
+        const parsed = whatsAppFailSchema.safeParse(body.ok ? body.value : undefined);
+        if (!parsed.success) return badRequest(res, parsed.error);
+        whatsApp.failNext(parsed.data);
+        return send(res, 200, 'application/json', JSON.stringify(parsed.data));
+      }
+      if (req.method === 'POST' && url.pathname === '/dev/whatsapp/tier') {
+        // Meta's limits of a new account: a unique-recipient cap (null lifts it) and messages per second.
+        const body = await readJson(req);
+        const parsed = controlTierSchema.safeParse(body.ok ? body.value : undefined);
+        if (!parsed.success) return badRequest(res, parsed.error);
+        whatsApp.setTier(parsed.data);
+        return send(res, 200, 'application/json', JSON.stringify(whatsApp.tier()));
       }
       if (req.method === 'POST' && url.pathname === '/dev/whatsapp/reset') {
-        // Empties the outbox and disarms faults: a test file leaves the stand-ins as it found them.
+        // Empties the outbox, disarms faults, lifts tier changes and forgets the recipients counted:
+        // a test file leaves the stand-ins as it found them.
         whatsApp.reset();
+        return send(res, 200, 'application/json', '{"ok":true}');
+      }
+      if (req.method === 'POST' && url.pathname === '/dev/sms/fail') {
+        const body = await readJson(req);
+        const parsed = smsFailSchema.safeParse(body.ok ? body.value : undefined);
+        if (!parsed.success) return badRequest(res, parsed.error);
+        sms.failNext(parsed.data);
+        return send(res, 200, 'application/json', JSON.stringify(parsed.data));
+      }
+      if (req.method === 'POST' && url.pathname === '/dev/sms/reset') {
+        sms.reset();
         return send(res, 200, 'application/json', '{"ok":true}');
       }
       if (req.method === 'POST' && url.pathname === '/dev/webhooks/reset') {
@@ -262,9 +370,9 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
         case '/config.json':
           return send(res, 200, 'application/json', JSON.stringify(runtimeConfig));
         case '/dev/outbox.json':
-          return send(res, 200, 'application/json', JSON.stringify(whatsApp.messages()));
+          return send(res, 200, 'application/json', JSON.stringify(outboxEntries(whatsApp.messages(), sms.messages())));
         case '/dev/outbox':
-          return send(res, 200, 'text/html; charset=utf-8', renderOutbox(whatsApp.messages()));
+          return send(res, 200, 'text/html; charset=utf-8', renderOutbox(outboxEntries(whatsApp.messages(), sms.messages())));
         case '/dev/webhooks.json':
           return send(res, 200, 'application/json', JSON.stringify(sink.deliveries()));
         case '/dev/queue.json':
@@ -289,6 +397,8 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       log,
     });
     stops.push(() => api.close());
+    // Meta posts statuses to the public webhook route; the handler checks the signature.
+    whatsApp.setWebhook({ url: `${api.url}/api/whatsapp/webhook`, appSecret: localSecrets.whatsappAppSecret });
 
     let appUrl = api.url;
     if (config.LOCAL_WEB) {
@@ -312,10 +422,12 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
       pool,
       tableNames,
       whatsAppUrl: whatsApp.url,
+      smsUrl: sms.url,
       webhookSinkUrl: sink.url,
       outboundQueueUrl,
       admin,
       whatsApp,
+      sms,
       sink,
       outbound,
       applicationsStream: poller,

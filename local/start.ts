@@ -24,12 +24,13 @@ process.stdout.write(`
 
   App               ${stack.appUrl}
   Staff area        ${stack.appUrl}/admin   (${stack.admin.email} / ${stack.admin.password})
-  WhatsApp outbox   ${stack.appUrl}/dev/outbox   (JSON: /dev/outbox.json)
+  Outbox            ${stack.appUrl}/dev/outbox   (WhatsApp and SMS; JSON: /dev/outbox.json)
   Webhook sink      ${stack.appUrl}/dev/webhooks.json
   API adapter       ${stack.apiUrl}
   DynamoDB Local    ${stack.dynamoDbEndpoint}
   cognito-local     ${stack.cognitoEndpoint}   (pool ${stack.pool.userPoolId}, client ${stack.pool.clientId})
   WhatsApp sandbox  ${stack.whatsAppUrl}
+  SMS sandbox       ${stack.smsUrl}   (codes go by ${config.LOCAL_OTP_CHANNELS})
   Data              ${config.LOCAL_PERSISTENCE === 'disk' ? config.LOCAL_DATA_DIR : 'in memory'}   (wipe: npm run local:reset)
 
   Ready. Ctrl+C stops everything.
