@@ -67,6 +67,7 @@ async function seed(count: number, language: 'en' | 'ta' = 'en'): Promise<{ id: 
               Item: toStoredItem({
                 id,
                 phone_number: phone,
+                alternate_phone_number: '9000000001',
                 name: 'Kavya Raman',
                 gender: 'Female',
                 date_of_birth: '2001-05-14',
@@ -181,7 +182,7 @@ describe('bulk approval', () => {
   });
 
   it('shows the notice in the details row: decision, channel, time and delivery status', async () => {
-    const [{ id, phone }] = state.apps;
+    const { id, phone } = state.apps[0]!;
     const { status, body } = await api(`/api/admin/applications/${id}`);
     expect(status).toBe(200);
     const detail = body as unknown as ApplicationDetail;
@@ -200,7 +201,7 @@ describe('bulk approval', () => {
 
 describe('quiet period', () => {
   it('sends one approval, after it has stood for the quiet period, when approved, rejected and approved again', async () => {
-    const [{ id, phone }] = await seed(1);
+    const { id, phone } = (await seed(1))[0]!;
     expect((await setStatus([id], 'approved')).status).toBe(200);
     expect((await setStatus([id], 'rejected')).status).toBe(200);
     const lastChange = Date.now();
@@ -214,7 +215,7 @@ describe('quiet period', () => {
   });
 
   it('sends nothing to an application erased before its notice went', async () => {
-    const [{ id, phone }] = await seed(1);
+    const { id, phone } = (await seed(1))[0]!;
     expect((await setStatus([id], 'rejected')).status).toBe(200);
     expect((await api(`/api/admin/applications/${id}`, { method: 'DELETE' })).status).toBe(200);
     await stack.outbound.drain(15_000);
@@ -246,7 +247,7 @@ describe('switches and faults', () => {
   }
 
   it('queues nothing when the stage turns notices off', async () => {
-    const [{ id, phone }] = await seed(1);
+    const { id, phone } = (await seed(1))[0]!;
     vi.resetModules();
     process.env.DECISION_NOTICES_ENABLED = 'false';
     try {
@@ -264,7 +265,7 @@ describe('switches and faults', () => {
   });
 
   it('keeps the status change when the queue refuses the notice', async () => {
-    const [{ id, phone }] = await seed(1);
+    const { id, phone } = (await seed(1))[0]!;
     const { makeHandler } = await import('../../lambdas/handlers/applications-status');
     const client = db();
     try {
