@@ -332,7 +332,8 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
     }
 
     const t = now();
-    window = window.filter((at) => t - at < 1000);
+    // A clock moved back (POST /dev/clock) leaves sends "in the future": they no longer count.
+    window = window.filter((at) => at <= t && t - at < 1000);
     if (window.length >= messagesPerSecond) {
       return fail(res, { status: 400, type: 'ThrottlingException', body: { Message: 'Rate exceeded' } });
     }

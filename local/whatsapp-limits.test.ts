@@ -153,3 +153,14 @@ describe('WhatsApp sandbox limits over HTTP', () => {
     expect(sandbox.tier()).toMatchObject({ uniqueRecipientsPer24h: 250, messagesPerSecond: 80 });
   });
 });
+
+describe('WhatsApp limits and a clock moved back', () => {
+  it('forgets sends "in the future" instead of refusing until real time catches up', () => {
+    let t = 10_000_000;
+    const limits = new WhatsAppLimits({ ...defaultTier, messagesPerSecond: 1, pairBurst: 1 }, () => t);
+    limits.record('p', '911', true);
+    expect(limits.check('p', '911', true)).toBe('throughput');
+    t = 0;
+    expect(limits.check('p', '911', true)).toBeUndefined();
+  });
+});

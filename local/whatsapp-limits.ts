@@ -59,7 +59,8 @@ export class WhatsAppLimits {
   /** What Meta would refuse this send for, without counting it. */
   check(phoneNumberId: string, to: string, businessInitiated: boolean): LimitRefusal | undefined {
     const t = this.now();
-    const recent = (this.recentSends.get(phoneNumberId) ?? []).filter((at) => t - at < 1000);
+    // A clock moved back (POST /dev/clock) leaves sends "in the future": they no longer count.
+    const recent = (this.recentSends.get(phoneNumberId) ?? []).filter((at) => at <= t && t - at < 1000);
     this.recentSends.set(phoneNumberId, recent);
     if (recent.length >= this.settings.messagesPerSecond) return 'throughput';
 
@@ -94,7 +95,7 @@ export class WhatsAppLimits {
   private pairTokens(to: string, t: number): number {
     const burst = this.settings.pairBurst ?? Infinity;
     const bucket = this.pairs.get(to);
-    if (!bucket) return burst;
+    if (!bucket || bucket.at > t) return burst;
     return Math.min(burst, bucket.tokens + (t - bucket.at) / this.settings.pairIntervalMs);
   }
 
