@@ -13,6 +13,7 @@
 // As in the load part, one process stands in for every Lambda container, DynamoDB and
 // the stand-ins, on 2 cores: the rates are floors for this machine, not capacities.
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rallyLimits } from '../../lib/rally-model';
 import { localConfigSchema } from '../../local/config';
 import { localDynamoClient } from '../../local/dynamodb';
 import { type LocalStack, startLocalStack } from '../../local/stack';
@@ -82,8 +83,12 @@ runPart('rally', async (add) => {
   const client = localDynamoClient(stack.dynamoDbEndpoint);
   try {
     const db = DynamoDBDocumentClient.from(client);
-    // Meta's limits for a new business portfolio, enforced by the sandbox itself.
+    // Meta's limits for a new business portfolio, enforced by the sandbox itself; the SMS
+    // account's rate as docs/CAPACITY.md sizes it for this rally (the quota to ask AWS for).
     stack.whatsApp.setTier({ uniqueRecipientsPer24h: TIER, messagesPerSecond: WHATSAPP_PER_SECOND });
+    const smsPerSecond = rallyLimits().smsPartsPerSecond;
+    stack.sms.setRate(smsPerSecond);
+    add('rally: SMS account rate (CAPACITY.md)', report(smsPerSecond, 'messages/s'));
 
     say(`${STUDENTS} students arriving at up to ${ARRIVALS_PER_SECOND}/s from ${VIEWERS.length} addresses`);
     const started = Date.now();
