@@ -130,8 +130,7 @@ export function rallyLimits(model: RallyModel = rallyModel) {
   const outboundMaxConcurrency = Math.max(2, Math.floor(outboundMessagesPerSecond / sendsPerSecondPerConsumer));
 
   // SMS: past the WhatsApp tier every code goes by SMS; message parts a second at the peak.
-  const partsPerCode =
-    model.smsPartsPerCode.en * (1 - model.tamilShare) + model.smsPartsPerCode.ta * model.tamilShare;
+  const partsPerCode = model.smsPartsPerCode.en * (1 - model.tamilShare) + model.smsPartsPerCode.ta * model.tamilShare;
   const smsPartsPerSecond = roundUp(peak.codeRequests * partsPerCode * model.headroom, 10);
 
   // The WhatsApp tier: how much of the rally it carries.

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  otpChannelModes,
-  smsTemplatesSchema,
-  whatsappDecisionTemplatesSchema,
-} from '../lambdas/lib/env';
+import { otpChannelModes, smsTemplatesSchema, whatsappDecisionTemplatesSchema } from '../lambdas/lib/env';
 import { routes } from './api-routes';
 import { rallyLimits, rallyModel } from './rally-model';
 
@@ -87,7 +83,10 @@ const smsSchema = z.object({
    */
   originationIdentity: z.string().regex(/^[A-Za-z0-9]{3,11}$/),
   /** Country of the sender id registration (its ARN ends in /<SenderId>/<country>). */
-  isoCountryCode: z.string().regex(/^[A-Z]{2}$/).default('IN'),
+  isoCountryCode: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .default('IN'),
   /** The DLT principal entity id (19 digits once registered): IN_ENTITY_ID. */
   entityId: z.string().min(1),
   /** Message parts a second the sender id may send (End User Messaging SMS's limit; raise it by a quota request). */
@@ -104,9 +103,7 @@ const messagingSchema = z.object({
   whatsappTier: z
     .object({
       /** The business portfolio's current tier (WhatsApp Manager); 0: unlimited. */
-      uniqueRecipientsPer24h: z
-        .literal(whatsappTiers)
-        .default(250),
+      uniqueRecipientsPer24h: z.literal(whatsappTiers).default(250),
       /** The tier alarm fires at this share of the tier. */
       alarmShare: z.number().gt(0).max(1).default(0.8),
     })
@@ -239,7 +236,8 @@ export const stageConfigSchema = z
     const notices = messaging.decisionNotices;
     if (notices.enabled) {
       const byWhatsapp = messaging.otpChannels !== 'sms' && notices.whatsappTemplates !== undefined;
-      const bySms = usesSms && messaging.sms?.templates.approved !== undefined && messaging.sms.templates.rejected !== undefined;
+      const bySms =
+        usesSms && messaging.sms?.templates.approved !== undefined && messaging.sms.templates.rejected !== undefined;
       if (!byWhatsapp && !bySms) {
         ctx.addIssue({
           code: 'custom',

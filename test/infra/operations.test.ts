@@ -157,7 +157,9 @@ describe('stage configuration (lib/stages.ts)', () => {
     expect(config.dev.waf.enabled).toBe(false);
     const publicPosts = routes.filter((r) => r.access === 'public' && r.method === 'POST').map(routeKey);
     // The visitor's steps and Meta's webhook.
-    expect(publicPosts).toEqual(expect.arrayContaining([...publicFlowRoutes(routes).map(routeKey), 'POST /api/whatsapp/webhook']));
+    expect(publicPosts).toEqual(
+      expect.arrayContaining([...publicFlowRoutes(routes).map(routeKey), 'POST /api/whatsapp/webhook']),
+    );
     for (const stage of ['dev', 'prod'] as const) {
       const keys = Object.keys(config[stage].api.routeThrottles).sort();
       expect(keys, stage).toEqual(publicPosts.sort());
@@ -506,7 +508,8 @@ describe('dashboard', () => {
     expect(dimensioned.length).toBeGreaterThan(0);
     for (const m of dimensioned) {
       const extra = Object.keys(m.dimensions).filter((d) => !(d in stageMetricDimensions('prod')));
-      for (const dimension of extra) expect(dimensionsOfName.get(m.name), `${m.name} by ${dimension}`).toContain(dimension);
+      for (const dimension of extra)
+        expect(dimensionsOfName.get(m.name), `${m.name} by ${dimension}`).toContain(dimension);
     }
     const read = [
       ...new Set(

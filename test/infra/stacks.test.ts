@@ -519,7 +519,12 @@ describe('report rollups', () => {
     expect(rules[0]![1].Properties).toMatchObject({
       ScheduleExpression: 'cron(30 18 * * ? *)',
       State: 'ENABLED',
-      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [jobId, 'Arn'] }, RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 2 }) as unknown })],
+      Targets: [
+        expect.objectContaining({
+          Arn: { 'Fn::GetAtt': [jobId, 'Arn'] },
+          RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 2 }) as unknown,
+        }),
+      ],
     });
     appT.hasResourceProperties('AWS::Lambda::Permission', {
       FunctionName: { 'Fn::GetAtt': [jobId, 'Arn'] },
@@ -546,7 +551,10 @@ describe('report rollups', () => {
     for (const path of ['/api/admin/stats', '/api/admin/reports/summary', '/api/admin/reports/rows']) {
       const route = routes.find((r) => r.path === path)!;
       expect(route.access, path).toBe('staff');
-      expect(route.tables.every((t) => t.access === 'read'), path).toBe(true);
+      expect(
+        route.tables.every((t) => t.access === 'read'),
+        path,
+      ).toBe(true);
     }
   });
 });
