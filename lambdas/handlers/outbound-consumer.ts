@@ -391,24 +391,24 @@ export function makeHandler(deps: OutboundDeps) {
     const { channel, messageId } = sent;
     const sentAt = clock();
     const fields = { applicationId, decision, channel };
-    await afterAccepted('the notice claim', fields, async () => {
-      if (
-        !(await decisions.notices.complete(applicationId, decision, claim.token, {
+    const recipients = decisions.recipients;
+    // Independent writes, at once: the claim's message id, the accepted message, the tier's count.
+    await Promise.all([
+      afterAccepted('the notice claim', fields, async () => {
+        const done = await decisions.notices.complete(applicationId, decision, claim.token, {
           channel,
           messageId,
           sentAt: sentAt.toISOString(),
-        }))
-      ) {
-        throw new Error('Lease lost');
-      }
-    });
-    await afterAccepted('the accepted message', fields, async () =>
-      deps.deliveries?.recordAccepted({ channel, messageId }, { purpose: 'decision', applicationId, decision }, sentAt),
-    );
-    const recipients = decisions.recipients;
-    if (channel === 'whatsapp' && recipients) {
-      await afterAccepted('the WhatsApp recipient', fields, () => recipients.record(application.phone_number, sentAt));
-    }
+        });
+        if (!done) throw new Error('Lease lost');
+      }),
+      afterAccepted('the accepted message', fields, async () =>
+        deps.deliveries?.recordAccepted({ channel, messageId }, { purpose: 'decision', applicationId, decision }, sentAt),
+      ),
+      channel === 'whatsapp' && recipients
+        ? afterAccepted('the WhatsApp recipient', fields, () => recipients.record(application.phone_number, sentAt))
+        : undefined,
+    ]);
     countBy('DecisionNoticeSent', 'channel', channel);
     countBy('MessageAccepted', 'channel', channel);
     logger.info('Decision notice sent', { ...fields, phone: maskPhone(application.phone_number) });
