@@ -6,7 +6,7 @@ import { type MessageGateway, WhatsAppError, whatsAppRefusal } from '../adapters
 import type { OtpChannelMode, SmsTemplates } from './env';
 import { AppError } from './http';
 import { logger } from './logger';
-import { countBy } from './metrics';
+import { count, countBy } from './metrics';
 
 // Which channel carries a code, and the fallback: a stage uses WhatsApp, SMS, or
 // WhatsApp first with SMS when WhatsApp will not take the message now. The visitor
@@ -142,7 +142,8 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
         const messageId = await (await deps.whatsapp()).sendOtp(phone, code);
         countBy('MessageAccepted', 'channel', 'whatsapp');
         try {
-          await deps.recipients.record(phone, now);
+          // The tier alarm reads this gauge's maximum against the stage's messaging tier.
+          count('WhatsAppUniqueRecipients24h', await deps.recipients.record(phone, now));
         } catch (error) {
           logger.warn('WhatsApp recipient not counted', refusalFields(error));
         }
