@@ -189,6 +189,10 @@ describe('WhatsApp with SMS as the fallback', () => {
       // Nothing of the provider's own text reaches the page.
       expect(await o.page.locator('main').innerText()).not.toMatch(/131026|undeliverable/i);
       await shoot(o, 'fell-back');
+      // A reload keeps where the code went (sessionStorage).
+      await o.page.reload();
+      await codeInput(o).waitFor();
+      expect(await sentLine(o)).toBe(fill(o.s.code.fellBack, mobile));
 
       const { code } = await codeFor(stack.url, mobile, 'sms');
       await verifyAndApply(o, code, o.s.code.verify);

@@ -461,6 +461,31 @@ describe.each(['en', 'ta'] as const)('public flow in %s', (language) => {
   });
 });
 
+describe('language switch on the form (issue 13, item 1)', () => {
+  it.each([
+    ['en', 'ta'],
+    ['ta', 'en'],
+  ] as const)('turns the form and the errors already shown from %s to %s at once, without typing', async (from, to) => {
+    const o = await open(from);
+    try {
+      await reachForm(o, freshMobile());
+      await submitButton(o).click();
+      await expect.poll(() => alertText(o.page)).toBe(texts[from].errors.VALIDATION_FAILED);
+      await o.page.getByRole('button', { name: texts[to].language[to], exact: true }).click();
+      const s = texts[to];
+      await o.page.getByRole('heading', { level: 1, name: s.form.heading }).waitFor();
+      expect(await alertText(o.page)).toBe(s.errors.VALIDATION_FAILED);
+      expect(await o.page.getByLabel(s.form.name, { exact: true }).count()).toBe(1);
+      expect(await o.page.getByRole('button', { name: s.form.submit, exact: true }).count()).toBe(1);
+      const name = o.page.getByLabel(s.form.name, { exact: true });
+      expect(await o.page.locator(`#${await name.getAttribute('id')}-error`).innerText()).toBe(s.fieldErrors.REQUIRED);
+      await screenshot(o.page, `public-flow-switch-${from}-to-${to}`);
+    } finally {
+      await o.context.close();
+    }
+  });
+});
+
 /** Like registerOverApi, for a number whose earlier code was already used in the browser. */
 async function registerOverApiAfter(mobile: string): Promise<void> {
   const previous = await otpFor(mobile);
