@@ -26,6 +26,8 @@ const noticeTemplate = {
 let sandbox: SmsSandbox;
 let client: PinpointSMSVoiceV2Client;
 let events: SmsDeliveryEvent[] = [];
+/** Set to hold the sandbox's clock still (rate tests must not depend on this machine's speed). */
+let frozenAt: number | undefined;
 
 beforeAll(async () => {
   sandbox = await startSmsSandbox({
@@ -35,6 +37,7 @@ beforeAll(async () => {
     entityId,
     templates: [otpTemplate, tamilTemplate, noticeTemplate],
     eventDelayMs: 20,
+    now: () => frozenAt ?? Date.now(),
     onEvent: (event) => {
       events.push(event);
     },
@@ -80,7 +83,7 @@ async function refusal(input: SendTextMessageCommandInput) {
   throw new Error('the send was accepted');
 }
 
-const waitUntil = async (check: () => boolean, ms = 2000) => {
+const waitUntil = async (check: () => boolean, ms = 5000) => {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > ms) throw new Error('timed out waiting');
@@ -254,6 +257,7 @@ describe('SMS sandbox (End User Messaging SMS, through the real SDK client)', ()
 
   it('throttles calls beyond the account rate with ThrottlingException', async () => {
     sandbox.setRate(3);
+    frozenAt = Date.now();
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => send(otp(`10000${i}`))));
     const refused = results.filter((r) => r.status === 'rejected');
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
@@ -261,8 +265,9 @@ describe('SMS sandbox (End User Messaging SMS, through the real SDK client)', ()
       'ThrottlingException',
       'ThrottlingException',
     ]);
-    await new Promise((r) => setTimeout(r, 1000));
+    frozenAt += 1000;
     await send(otp('200000'));
+    frozenAt = undefined;
   });
 
   it('refuses unsigned requests and other operations as AWS does', async () => {

@@ -38,15 +38,23 @@ describe('WhatsApp limits (unit, with a clock)', () => {
 });
 
 let sandbox: WhatsAppSandbox;
+/** Set to hold the sandbox's clock still (rate tests must not depend on this machine's speed). */
+let frozenAt: number | undefined;
 
 beforeAll(async () => {
-  sandbox = await startWhatsAppSandbox({ port: 0, accessToken: token, phoneNumberId });
+  sandbox = await startWhatsAppSandbox({
+    port: 0,
+    accessToken: token,
+    phoneNumberId,
+    now: () => frozenAt ?? Date.now(),
+  });
 });
 afterAll(async () => {
   await sandbox.close();
 });
 beforeEach(() => {
   sandbox.reset();
+  frozenAt = undefined;
 });
 
 const otpMessage = (to: string, code = '123456') => ({
@@ -94,11 +102,12 @@ describe('WhatsApp sandbox limits over HTTP', () => {
 
   it('refuses beyond the messages per second of the number with 130429', async () => {
     sandbox.setTier({ messagesPerSecond: 5 });
+    frozenAt = Date.now();
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => post(otpMessage(number(100 + i)))));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     const refused = results.filter((r) => r.status !== 200);
     expect(refused.map((r) => [r.status, r.json.error?.code])).toEqual(Array(3).fill([429, 130429]));
-    await new Promise((r) => setTimeout(r, 1000));
+    frozenAt += 1000;
     expect((await post(otpMessage(number(200)))).status).toBe(200);
   });
 

@@ -95,7 +95,7 @@ async function post(body: unknown) {
   };
 }
 
-const waitUntil = async (check: () => boolean, ms = 2000) => {
+const waitUntil = async (check: () => boolean, ms = 5000) => {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > ms) throw new Error('timed out waiting');
@@ -126,6 +126,8 @@ describe('WhatsApp sandbox status callbacks', () => {
       expect(statusOf(r)?.timestamp).toMatch(/^\d{10}$/);
     }
     expect(sandbox.messages()[0]?.status).toBe('delivered');
+    // The receiver has both; the sandbox notes each answer once its POST resolves.
+    await waitUntil(() => sandbox.callbacks().length === 2);
     expect(sandbox.callbacks().map((c) => [c.status, c.result])).toEqual([
       ['sent', 200],
       ['delivered', 200],
@@ -135,7 +137,8 @@ describe('WhatsApp sandbox status callbacks', () => {
   it('never-deliver: sent, and nothing after', async () => {
     sandbox.failNext({ mode: 'never-deliver' });
     expect((await post(otpMessage('919876543210'))).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 150));
+    await waitUntil(() => received.length === 1);
+    await new Promise((r) => setTimeout(r, 150)); // well past deliveredAfterMs
     expect(received.map((r) => statusOf(r)?.status)).toEqual(['sent']);
     expect(sandbox.messages()[0]?.status).toBe('sent');
   });
