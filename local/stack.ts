@@ -113,6 +113,8 @@ function functionEnvironment(parts: {
     DECISION_NOTICES_ENABLED: 'true',
     DECISION_QUIET_SECONDS: String(config.LOCAL_DECISION_QUIET_SECONDS),
     WHATSAPP_DECISION_TEMPLATES: JSON.stringify(localWhatsAppDecisionTemplates),
+    // One local consumer (the queue hands it one batch at a time): it has each channel's whole rate.
+    OUTBOUND_MAX_CONCURRENCY: '1',
   };
   for (const key of Object.keys(tables) as TableKey[]) env[tables[key].envVar] = parts.tableNames[key];
   return env;

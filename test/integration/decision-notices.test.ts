@@ -32,21 +32,11 @@ beforeAll(async () => {
       // A failed message comes back after 100 ms, 200 ms, ...: five receives in about 1.5 s.
       LOCAL_QUEUE_VISIBILITY_MS: '100',
       LOCAL_DECISION_QUIET_SECONDS: String(QUIET_SECONDS),
+      // By WhatsApp only, so that a refused send is retried rather than sent by SMS.
+      LOCAL_OTP_CHANNELS: 'whatsapp',
     }),
   );
-  // The handlers read these at their cold start, which comes with the first request or
-  // message below: this file's stage sends notices by WhatsApp only, so that a refused
-  // send is retried rather than sent by SMS, and one consumer has the whole rate.
-  Object.assign(process.env, {
-    DECISION_NOTICES_ENABLED: 'true',
-    DECISION_QUIET_SECONDS: String(QUIET_SECONDS),
-    OTP_CHANNELS: 'whatsapp',
-    WHATSAPP_DECISION_TEMPLATES: JSON.stringify({
-      approved: { name: 'decision_approved', languages: { en: 'en', ta: 'ta' } },
-      rejected: { name: 'decision_rejected', languages: { en: 'en', ta: 'ta' } },
-    }),
-    OUTBOUND_MAX_CONCURRENCY: '1',
-  });
+  // The local stack turns notices on with its WhatsApp decision templates.
   adminToken = await signIn(stack.cognitoEndpoint, stack.pool.clientId, stack.admin);
 }, 90_000);
 afterAll(async () => {
