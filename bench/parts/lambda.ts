@@ -33,7 +33,14 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { routes } from '../../lib/api-routes';
-import { backgroundFunctions, outboundQueueEnvVar, routeTableGrants, secretEnvVars, type TableGrant } from '../../lib/functions';
+import {
+  backgroundFunctions,
+  handlerNeeds,
+  handlerTableGrants,
+  outboundQueueEnvVar,
+  secretEnvVars,
+  type TableGrant,
+} from '../../lib/functions';
 import { tables } from '../../lib/table-definitions';
 import { below, median, report, runPart, say } from '../figures';
 
@@ -47,15 +54,21 @@ const REFERENCE = 'reference';
 interface FunctionSpec {
   readonly handler: string;
   readonly tables: readonly TableGrant[];
-  readonly secrets?: boolean;
+  readonly secrets?: boolean | 'provider';
   readonly sendsOutbound?: boolean;
 }
 
 /** One function per handler module, as lib/stateless-stack.ts builds them. */
 function projectFunctions(): FunctionSpec[] {
   const byHandler = new Map<string, FunctionSpec>();
-  for (const route of routes) {
-    if (!byHandler.has(route.handler)) byHandler.set(route.handler, { ...route, tables: routeTableGrants(route) });
+  for (const { handler } of routes) {
+    if (!byHandler.has(handler)) {
+      byHandler.set(handler, {
+        handler,
+        ...handlerNeeds(routes, handler),
+        tables: handlerTableGrants(routes, handler),
+      });
+    }
   }
   for (const fn of Object.values(backgroundFunctions)) byHandler.set(fn.handler, fn);
   return [...byHandler.values()];
@@ -154,9 +167,12 @@ function lambdaEnv(name: string, spec?: FunctionSpec): Record<string, string> {
   for (const { table } of spec?.tables ?? []) env[tables[table].envVar] = `bench-${tables[table].name}`;
   if (spec?.secrets) {
     env[secretEnvVars.provider] = 'arn:aws:secretsmanager:ap-south-1:111111111111:secret:bench-provider-AbCdEf';
-    env[secretEnvVars.keys] = 'arn:aws:secretsmanager:ap-south-1:111111111111:secret:bench-keys-AbCdEf';
+    // A 'provider' function (Meta's webhook) is granted the provider secret alone.
+    if (spec.secrets === true)
+      env[secretEnvVars.keys] = 'arn:aws:secretsmanager:ap-south-1:111111111111:secret:bench-keys-AbCdEf';
   }
-  if (spec?.sendsOutbound) env[outboundQueueEnvVar] = 'https://sqs.ap-south-1.amazonaws.com/111111111111/bench-outbound';
+  if (spec?.sendsOutbound)
+    env[outboundQueueEnvVar] = 'https://sqs.ap-south-1.amazonaws.com/111111111111/bench-outbound';
   return env;
 }
 
@@ -183,7 +199,11 @@ function importOnce({ name, file, env }: Bundle): Promise<Sample> {
     'process.stdout.write(JSON.stringify({ ms, cpuMs: (user + system) / 1000 }));',
   ].join('\n');
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--input-type=module', '--eval', script], { cwd: outDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '--eval', script], {
+      cwd: outDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -250,7 +270,13 @@ runPart('lambda', async (add) => {
   );
   const bundles: Bundle[] = [];
   for (const fn of functions) {
-    bundles.push(await bundle(fn.handler, { entryPoints: [resolve(root, 'lambdas/handlers', `${fn.handler}.ts`)] }, lambdaEnv(fn.handler, fn)));
+    bundles.push(
+      await bundle(
+        fn.handler,
+        { entryPoints: [resolve(root, 'lambdas/handlers', `${fn.handler}.ts`)] },
+        lambdaEnv(fn.handler, fn),
+      ),
+    );
   }
 
   const { ready, failures } = await warmUp([reference, ...bundles]);
