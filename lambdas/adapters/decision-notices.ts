@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { OtpChannel } from '../../rules/api';
 import type { DecisionNotice } from '../../rules/staff-api';
@@ -36,7 +42,12 @@ export type ClaimResult =
 export interface DecisionNoticeStore {
   claim(applicationId: string, decision: Decision, now: Date, leaseSeconds: number): Promise<ClaimResult>;
   /** The claim becomes a sent notice; false when the lease was lost meanwhile (taken over after expiry). */
-  complete(applicationId: string, decision: Decision, token: string, sent: Omit<SentNotice, 'decision'>): Promise<boolean>;
+  complete(
+    applicationId: string,
+    decision: Decision,
+    token: string,
+    sent: Omit<SentNotice, 'decision'>,
+  ): Promise<boolean>;
   /** Gives the claim up after a failed send, so that a retry may send. */
   release(applicationId: string, decision: Decision, token: string): Promise<void>;
   /** The notices that went to an application. */
@@ -86,7 +97,8 @@ export function makeDecisionNoticeStore(db: DynamoDBDocumentClient, tableName: s
               claimed_at: now.toISOString(),
               lease_until: nowSeconds + leaseSeconds,
             },
-            ConditionExpression: 'attribute_not_exists(pk) OR (attribute_not_exists(message_id) AND lease_until < :now)',
+            ConditionExpression:
+              'attribute_not_exists(pk) OR (attribute_not_exists(message_id) AND lease_until < :now)',
             ExpressionAttributeValues: { ':now': nowSeconds },
           }),
         );
@@ -109,7 +121,12 @@ export function makeDecisionNoticeStore(db: DynamoDBDocumentClient, tableName: s
             Key: { pk: noticeKey(applicationId, decision) },
             UpdateExpression: 'SET channel = :channel, message_id = :id, sent_at = :at REMOVE lease_until',
             ConditionExpression: 'claim_token = :token',
-            ExpressionAttributeValues: { ':channel': sent.channel, ':id': sent.messageId, ':at': sent.sentAt, ':token': token },
+            ExpressionAttributeValues: {
+              ':channel': sent.channel,
+              ':id': sent.messageId,
+              ':at': sent.sentAt,
+              ':token': token,
+            },
           }),
         );
         return true;

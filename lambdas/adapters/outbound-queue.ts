@@ -93,7 +93,11 @@ export function makeSqsOutboundQueue(client: SQSClient, queueUrl: string): Outbo
 }
 
 /** An SQS client pointed at the local queue's SQS endpoint in local mode. */
-export function makeSqsClient(env: { APP_MODE: 'aws' | 'local'; AWS_REGION: string; OUTBOUND_QUEUE_URL: string }): SQSClient {
+export function makeSqsClient(env: {
+  APP_MODE: 'aws' | 'local';
+  AWS_REGION: string;
+  OUTBOUND_QUEUE_URL: string;
+}): SQSClient {
   if (env.APP_MODE === 'local') {
     return new SQSClient({
       region: env.AWS_REGION,

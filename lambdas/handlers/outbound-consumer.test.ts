@@ -251,7 +251,9 @@ describe('outbound metrics', () => {
 });
 
 /** Decision-notice claims in memory, with the conditional write's semantics. */
-function memoryNotices(): DecisionNoticeStore & { claims: Map<string, { token: string; sent?: SentNotice; leaseUntil: number }> } {
+function memoryNotices(): DecisionNoticeStore & {
+  claims: Map<string, { token: string; sent?: SentNotice; leaseUntil: number }>;
+} {
   const claims = new Map<string, { token: string; sent?: SentNotice; leaseUntil: number }>();
   const key = (id: string, d: string) => `${id}#${d}`;
   return {
@@ -271,7 +273,8 @@ function memoryNotices(): DecisionNoticeStore & { claims: Map<string, { token: s
       return true;
     },
     async release(id, decision, token) {
-      if (claims.get(key(id, decision))?.token === token && !claims.get(key(id, decision))?.sent) claims.delete(key(id, decision));
+      if (claims.get(key(id, decision))?.token === token && !claims.get(key(id, decision))?.sent)
+        claims.delete(key(id, decision));
     },
     async sentFor(id) {
       return (['approved', 'rejected'] as const).flatMap((d) => claims.get(key(id, d))?.sent ?? []);
@@ -363,7 +366,8 @@ function decisionSetup(
     throttle: { baseSeconds: 4, maxAttempts: options.maxAttempts ?? 10, random: () => 1 },
     clock: () => now,
   });
-  const run = (...records: SQSRecord[]) => handler({ Records: records }, localLambdaContext('outbound-consumer', 30_000));
+  const run = (...records: SQSRecord[]) =>
+    handler({ Records: records }, localLambdaContext('outbound-consumer', 30_000));
   return { run, whatsapp, sms, requeued, accepted, delays, notices, setNow: (iso: string) => (now = new Date(iso)) };
 }
 
@@ -402,7 +406,10 @@ describe('rate limits', () => {
     expect(consumer.throttleDelaySeconds(4, 30, () => 1)).toBe(900);
     expect(consumer.throttleDelaySeconds(4, 1, () => 0)).toBe(2);
     const { run, requeued, delays } = decisionSetup({ whatsappFails: [throttled], maxAttempts: 3 });
-    const result = await run(withAttempt(record('w', { kind: 'welcome', applicationId: 'app-1' }, 2), 3), record('h', { kind: 'webhook', applicationId: 'app-1' }));
+    const result = await run(
+      withAttempt(record('w', { kind: 'welcome', applicationId: 'app-1' }, 2), 3),
+      record('h', { kind: 'webhook', applicationId: 'app-1' }),
+    );
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'w' }] });
     expect(requeued).toEqual([]);
     expect(delays).toEqual([120]);
@@ -410,7 +417,10 @@ describe('rate limits', () => {
 
   it('puts a decision back when SMS is throttled, releasing its claim', async () => {
     const { SmsError } = await import('../adapters/sms');
-    const { run, requeued, notices, sms } = decisionSetup({ channels: 'sms', smsFails: [() => new SmsError('throttled', 'ThrottlingException')] });
+    const { run, requeued, notices, sms } = decisionSetup({
+      channels: 'sms',
+      smsFails: [() => new SmsError('throttled', 'ThrottlingException')],
+    });
     expect(await run(record('d', decision))).toEqual({ batchItemFailures: [] });
     expect(requeued).toEqual([{ body: decision, delaySeconds: 4, throttleAttempt: 1 }]);
     expect(notices.claims.size).toBe(0);
@@ -469,7 +479,9 @@ describe('decision notices', () => {
   it('falls back to SMS (Tamil template) when WhatsApp cannot deliver, but not when WhatsApp is busy', async () => {
     const fallback = decisionSetup({ whatsappFails: [undeliverable] });
     await fallback.run(record('d', decision));
-    expect(fallback.sms).toEqual([{ to: '919876543210', templateId: '1107000000000000001', variables: ['Kavya Raman'] }]);
+    expect(fallback.sms).toEqual([
+      { to: '919876543210', templateId: '1107000000000000001', variables: ['Kavya Raman'] },
+    ]);
     expect(fallback.accepted).toEqual([{ channel: 'sms', messageId: 'sms-1', purpose: 'decision' }]);
 
     const busy = decisionSetup({ whatsappFails: [throttled] });
@@ -502,10 +514,19 @@ describe('decision notices', () => {
       whatsappTemplates: undefined,
       smsTemplates: { otp: { en: smsTemplate('{#var#}') }, approved: { en: smsTemplate('ok') } },
     };
-    const wa = { approved: { name: 'a', languages: { en: 'en', ta: 'ta' } }, rejected: { name: 'r', languages: { en: 'en', ta: 'ta' } } };
-    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp-then-sms', whatsappTemplates: wa }, 'approved')).toEqual(['whatsapp', 'sms']);
-    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp', whatsappTemplates: wa }, 'approved')).toEqual(['whatsapp']);
-    expect(consumer.decisionChannels({ ...settings, channels: 'sms', whatsappTemplates: wa }, 'approved')).toEqual(['sms']);
+    const wa = {
+      approved: { name: 'a', languages: { en: 'en', ta: 'ta' } },
+      rejected: { name: 'r', languages: { en: 'en', ta: 'ta' } },
+    };
+    expect(
+      consumer.decisionChannels({ ...settings, channels: 'whatsapp-then-sms', whatsappTemplates: wa }, 'approved'),
+    ).toEqual(['whatsapp', 'sms']);
+    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp', whatsappTemplates: wa }, 'approved')).toEqual(
+      ['whatsapp'],
+    );
+    expect(consumer.decisionChannels({ ...settings, channels: 'sms', whatsappTemplates: wa }, 'approved')).toEqual([
+      'sms',
+    ]);
     // No WhatsApp decision templates: SMS only; no SMS template for the decision: nothing.
     expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp' }, 'approved')).toEqual(['sms']);
     expect(consumer.decisionChannels({ ...settings, channels: 'sms' }, 'rejected')).toEqual([]);

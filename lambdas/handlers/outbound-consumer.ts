@@ -403,7 +403,11 @@ export function makeHandler(deps: OutboundDeps) {
         if (!done) throw new Error('Lease lost');
       }),
       afterAccepted('the accepted message', fields, async () =>
-        deps.deliveries?.recordAccepted({ channel, messageId }, { purpose: 'decision', applicationId, decision }, sentAt),
+        deps.deliveries?.recordAccepted(
+          { channel, messageId },
+          { purpose: 'decision', applicationId, decision },
+          sentAt,
+        ),
       ),
       channel === 'whatsapp' && recipients
         ? afterAccepted('the WhatsApp recipient', fields, () => recipients.record(application.phone_number, sentAt))

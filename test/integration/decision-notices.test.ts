@@ -20,7 +20,12 @@ const QUIET_SECONDS = 2;
 let stack: LocalStack;
 let adminToken: string;
 const db = () =>
-  makeDocumentClient({ STAGE: 'test', APP_MODE: 'local', AWS_REGION: 'ap-south-1', DYNAMODB_ENDPOINT: stack.dynamoDbEndpoint });
+  makeDocumentClient({
+    STAGE: 'test',
+    APP_MODE: 'local',
+    AWS_REGION: 'ap-south-1',
+    DYNAMODB_ENDPOINT: stack.dynamoDbEndpoint,
+  });
 
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
@@ -166,7 +171,9 @@ describe('bulk approval', () => {
     client.destroy();
     const changedAt = String(item.Item?.status_changed_at);
     expect(Date.parse(changedAt)).not.toBeNaN();
-    await stack.outbound.send(JSON.stringify({ kind: 'decision', applicationId: ids[0], decision: 'approved', changedAt }));
+    await stack.outbound.send(
+      JSON.stringify({ kind: 'decision', applicationId: ids[0], decision: 'approved', changedAt }),
+    );
     await stack.outbound.drain(10_000);
     expect(noticesTo(phones)).toHaveLength(100);
   });
@@ -230,10 +237,15 @@ describe('switches and faults', () => {
       requestContext: {
         requestId: randomUUID(),
         http: { method: 'POST', path: '/api/admin/applications/status' },
-        authorizer: { jwt: { claims: { sub: 'local-admin', email: 'admin@example.com', 'cognito:groups': '[admin]' }, scopes: [] } },
+        authorizer: {
+          jwt: { claims: { sub: 'local-admin', email: 'admin@example.com', 'cognito:groups': '[admin]' }, scopes: [] },
+        },
       },
     } as unknown as APIGatewayProxyEventV2WithJWTAuthorizer;
-    return (await handler(event, localLambdaContext('applications-status', 10_000))) as APIGatewayProxyStructuredResultV2;
+    return (await handler(
+      event,
+      localLambdaContext('applications-status', 10_000),
+    )) as APIGatewayProxyStructuredResultV2;
   }
 
   it('queues nothing when the stage turns notices off', async () => {
@@ -278,7 +290,9 @@ describe('switches and faults', () => {
     } finally {
       client.destroy();
     }
-    expect((await api(`/api/admin/applications/${id}`)).body).toMatchObject({ application: { application_status: 'approved' } });
+    expect((await api(`/api/admin/applications/${id}`)).body).toMatchObject({
+      application: { application_status: 'approved' },
+    });
     expect(queueIdle()).toBe(true);
     expect(noticesTo([phone])).toEqual([]);
   });

@@ -62,7 +62,13 @@ describe('decision notices in the details row', () => {
       {
         ...approvedByWhatsApp,
         notices: [
-          { decision: 'rejected', channel: 'sms', sentAt: '2026-11-24T08:32:00.000Z', status: 'failed', errorCode: 'TEXT_BLOCKED' },
+          {
+            decision: 'rejected',
+            channel: 'sms',
+            sentAt: '2026-11-24T08:32:00.000Z',
+            status: 'failed',
+            errorCode: 'TEXT_BLOCKED',
+          },
         ],
       },
       'ta',
