@@ -57,7 +57,9 @@ async function codeFor(url: string, mobile: string, channel: 'whatsapp' | 'sms',
   await expect
     .poll(
       async () => {
-        found = (await outbox(url)).find((m) => m.kind === 'otp' && sentTo(m, mobile) && (m.channel ?? 'whatsapp') === channel);
+        found = (await outbox(url)).find(
+          (m) => m.kind === 'otp' && sentTo(m, mobile) && (m.channel ?? 'whatsapp') === channel,
+        );
         return found && found.id !== notId ? found.code : undefined;
       },
       { timeout: 10_000 },
@@ -117,11 +119,20 @@ async function send(o: Opened, mobile: string): Promise<void> {
 }
 
 /** The code, verify, the form, submit: ends on the thank-you. */
-async function verifyAndApply(o: Opened, code: string, verifyLabel: string): Promise<void> {
+async function verifyAndApply(o: Opened, code: string, channel: 'whatsapp' | 'sms'): Promise<void> {
   const { page, s } = o;
   await codeInput(o).fill(code);
-  await page.getByRole('button', { name: verifyLabel, exact: true }).click();
+  await page.getByRole('button', { name: channel === 'sms' ? s.code.verify : s.step1.verify, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: s.form.heading }).waitFor();
+  // The form says the number was verified, by WhatsApp only when it was.
+  expect(
+    await page
+      .getByLabel(channel === 'sms' ? s.code.verifiedPhoneSms : s.form.verifiedPhone, { exact: true })
+      .inputValue(),
+  ).toMatch(/^\d{10}$/);
+  expect(
+    await page.getByText(channel === 'sms' ? s.code.verifiedSms : s.step1.verified, { exact: true }).isVisible(),
+  ).toBe(true);
   await page.getByLabel(s.form.alternatePhone, { exact: true }).fill('9000000001');
   await page.getByLabel(s.form.name, { exact: true }).fill('Kavya Raman');
   await page.getByRole('radio', { name: s.options.gender.Female, exact: true }).check();
@@ -171,70 +182,76 @@ describe('WhatsApp with SMS as the fallback', () => {
     await stack?.stop();
   });
 
-  it.each(languages)('%s: WhatsApp refuses the number (131026): the code comes by SMS, the page says so, and the visitor applies', async (language) => {
-    await resetFaults(stack.url);
-    const o = await open(stack.url, language);
-    try {
-      const mobile = freshMobile();
-      await typeNumber(o, mobile);
-      await arm(stack.url, '/dev/whatsapp/fail', 'recipient');
-      await sendButton(o).click();
-      await codeInput(o).waitFor();
-      expect(await sentLine(o)).toBe(fill(o.s.code.fellBack, mobile));
-      await switchesLanguage(o, () => sentLine(o), {
-        en: fill(texts.en.code.fellBack, mobile),
-        ta: fill(texts.ta.code.fellBack, mobile),
-      });
-      expect(await o.page.getByText(o.s.code.smsHint).isVisible()).toBe(true);
-      // Nothing of the provider's own text reaches the page.
-      expect(await o.page.locator('main').innerText()).not.toMatch(/131026|undeliverable/i);
-      await shoot(o, 'fell-back');
-      // A reload keeps where the code went (sessionStorage).
-      await o.page.reload();
-      await codeInput(o).waitFor();
-      expect(await sentLine(o)).toBe(fill(o.s.code.fellBack, mobile));
+  it.each(languages)(
+    '%s: WhatsApp refuses the number (131026): the code comes by SMS, the page says so, and the visitor applies',
+    async (language) => {
+      await resetFaults(stack.url);
+      const o = await open(stack.url, language);
+      try {
+        const mobile = freshMobile();
+        await typeNumber(o, mobile);
+        await arm(stack.url, '/dev/whatsapp/fail', 'recipient');
+        await sendButton(o).click();
+        await codeInput(o).waitFor();
+        expect(await sentLine(o)).toBe(fill(o.s.code.fellBack, mobile));
+        await switchesLanguage(o, () => sentLine(o), {
+          en: fill(texts.en.code.fellBack, mobile),
+          ta: fill(texts.ta.code.fellBack, mobile),
+        });
+        expect(await o.page.getByText(o.s.code.smsHint).isVisible()).toBe(true);
+        // Nothing of the provider's own text reaches the page.
+        expect(await o.page.locator('main').innerText()).not.toMatch(/131026|undeliverable/i);
+        await shoot(o, 'fell-back');
+        // A reload keeps where the code went (sessionStorage).
+        await o.page.reload();
+        await codeInput(o).waitFor();
+        expect(await sentLine(o)).toBe(fill(o.s.code.fellBack, mobile));
 
-      const { code } = await codeFor(stack.url, mobile, 'sms');
-      await verifyAndApply(o, code, o.s.code.verify);
-    } finally {
-      await o.context.close();
-    }
-  });
+        const { code } = await codeFor(stack.url, mobile, 'sms');
+        await verifyAndApply(o, code, 'sms');
+      } finally {
+        await o.context.close();
+      }
+    },
+  );
 
-  it.each(languages)(`%s: WhatsApp accepts but never delivers: SMS is offered after ${OFFER_AFTER_SECONDS} s and works`, async (language) => {
-    await resetFaults(stack.url);
-    const o = await open(stack.url, language);
-    try {
-      const mobile = freshMobile();
-      await typeNumber(o, mobile);
-      await arm(stack.url, '/dev/whatsapp/fail', 'never-deliver');
-      const sentAt = Date.now();
-      await sendButton(o).click();
-      await codeInput(o).waitFor();
-      expect(await sentLine(o)).toBe(flat(`${o.s.step1.otpSentTo} ${number(mobile)}`));
-      const whatsapp = await codeFor(stack.url, mobile, 'whatsapp');
+  it.each(languages)(
+    `%s: WhatsApp accepts but never delivers: SMS is offered after ${OFFER_AFTER_SECONDS} s and works`,
+    async (language) => {
+      await resetFaults(stack.url);
+      const o = await open(stack.url, language);
+      try {
+        const mobile = freshMobile();
+        await typeNumber(o, mobile);
+        await arm(stack.url, '/dev/whatsapp/fail', 'never-deliver');
+        const sentAt = Date.now();
+        await sendButton(o).click();
+        await codeInput(o).waitFor();
+        expect(await sentLine(o)).toBe(flat(`${o.s.step1.otpSentTo} ${number(mobile)}`));
+        const whatsapp = await codeFor(stack.url, mobile, 'whatsapp');
 
-      const offer = o.page.getByTestId('sms-offer');
-      await offer.waitFor({ timeout: 15_000 });
-      // Not before the configured time, and not long after it.
-      const waited = (Date.now() - sentAt) / 1000;
-      expect(waited).toBeGreaterThanOrEqual(OFFER_AFTER_SECONDS - 0.5);
-      expect(waited).toBeLessThan(OFFER_AFTER_SECONDS + 6);
-      expect(flat(await offer.innerText())).toBe(flat(`${o.s.code.notReceived} ${o.s.code.sendBySms}`));
-      expect(await o.page.getByTestId('delivery-state').innerText()).toBe('');
-      await shoot(o, 'sms-offer');
+        const offer = o.page.getByTestId('sms-offer');
+        await offer.waitFor({ timeout: 15_000 });
+        // Not before the configured time, and not long after it.
+        const waited = (Date.now() - sentAt) / 1000;
+        expect(waited).toBeGreaterThanOrEqual(OFFER_AFTER_SECONDS - 0.5);
+        expect(waited).toBeLessThan(OFFER_AFTER_SECONDS + 6);
+        expect(flat(await offer.innerText())).toBe(flat(`${o.s.code.notReceived} ${o.s.code.sendBySms}`));
+        expect(await o.page.getByTestId('delivery-state').innerText()).toBe('');
+        await shoot(o, 'sms-offer');
 
-      await offer.getByRole('button', { name: o.s.code.sendBySms, exact: true }).click();
-      await expect.poll(() => sentLine(o)).toBe(fill(o.s.code.switched, mobile));
-      expect(await offer.count()).toBe(0);
-      const sms = await codeFor(stack.url, mobile, 'sms');
-      expect(sms.code).not.toBe(whatsapp.code);
-      await shoot(o, 'switched-to-sms');
-      await verifyAndApply(o, sms.code, o.s.code.verify);
-    } finally {
-      await o.context.close();
-    }
-  });
+        await offer.getByRole('button', { name: o.s.code.sendBySms, exact: true }).click();
+        await expect.poll(() => sentLine(o)).toBe(fill(o.s.code.switched, mobile));
+        expect(await offer.count()).toBe(0);
+        const sms = await codeFor(stack.url, mobile, 'sms');
+        expect(sms.code).not.toBe(whatsapp.code);
+        await shoot(o, 'switched-to-sms');
+        await verifyAndApply(o, sms.code, 'sms');
+      } finally {
+        await o.context.close();
+      }
+    },
+  );
 
   it.each(languages)('%s: WhatsApp reports the send failed: SMS is offered at once, saying why', async (language) => {
     await resetFaults(stack.url);
@@ -275,7 +292,11 @@ describe('WhatsApp with SMS as the fallback', () => {
       await o.page.route('**/api/otp/request', async (route) => {
         calls += 1;
         if (calls === 1) {
-          await route.fulfill({ status: 429, contentType: 'application/json', body: '{"message":"Too Many Requests"}' });
+          await route.fulfill({
+            status: 429,
+            contentType: 'application/json',
+            body: '{"message":"Too Many Requests"}',
+          });
           return;
         }
         await released; // Held while the notice is looked at.
@@ -316,24 +337,29 @@ describe('WhatsApp only', () => {
     await stack?.stop();
   });
 
-  it.each(languages)('%s: the flow works end to end by WhatsApp, with "Delivered" and no SMS offer', async (language) => {
-    const o = await open(stack.url, language);
-    try {
-      const mobile = freshMobile();
-      await send(o, mobile);
-      expect(await sentLine(o)).toBe(flat(`${o.s.step1.otpSentTo} ${number(mobile)}`));
-      await expect.poll(() => o.page.getByTestId('delivery-state').innerText(), { timeout: 15_000 }).toBe(`✓ ${o.s.code.delivered}`);
-      await shoot(o, 'whatsapp-delivered');
-      // Past the offer time: still no offer, on a stage without SMS.
-      await o.page.waitForTimeout((OFFER_AFTER_SECONDS + 1) * 1000);
-      expect(await o.page.getByTestId('sms-offer').count()).toBe(0);
-      const { code } = await codeFor(stack.url, mobile, 'whatsapp');
-      expect((await outbox(stack.url)).some((m) => m.channel === 'sms' && sentTo(m, mobile))).toBe(false);
-      await verifyAndApply(o, code, o.s.step1.verify);
-    } finally {
-      await o.context.close();
-    }
-  });
+  it.each(languages)(
+    '%s: the flow works end to end by WhatsApp, with "Delivered" and no SMS offer',
+    async (language) => {
+      const o = await open(stack.url, language);
+      try {
+        const mobile = freshMobile();
+        await send(o, mobile);
+        expect(await sentLine(o)).toBe(flat(`${o.s.step1.otpSentTo} ${number(mobile)}`));
+        await expect
+          .poll(() => o.page.getByTestId('delivery-state').innerText(), { timeout: 15_000 })
+          .toBe(`✓ ${o.s.code.delivered}`);
+        await shoot(o, 'whatsapp-delivered');
+        // Past the offer time: still no offer, on a stage without SMS.
+        await o.page.waitForTimeout((OFFER_AFTER_SECONDS + 1) * 1000);
+        expect(await o.page.getByTestId('sms-offer').count()).toBe(0);
+        const { code } = await codeFor(stack.url, mobile, 'whatsapp');
+        expect((await outbox(stack.url)).some((m) => m.channel === 'sms' && sentTo(m, mobile))).toBe(false);
+        await verifyAndApply(o, code, 'whatsapp');
+      } finally {
+        await o.context.close();
+      }
+    },
+  );
 
   it.each(languages)('%s: a number without WhatsApp is told so in our words, with what to do', async (language) => {
     await resetFaults(stack.url);
@@ -377,7 +403,7 @@ describe('SMS only (no WhatsApp settings at all)', () => {
       const { code } = await codeFor(stack.url, mobile, 'sms');
       expect((await outbox(stack.url)).some((m) => m.channel === 'whatsapp' && sentTo(m, mobile))).toBe(false);
       expect(await o.page.getByTestId('sms-offer').count()).toBe(0);
-      await verifyAndApply(o, code, o.s.code.verify);
+      await verifyAndApply(o, code, 'sms');
     } finally {
       await o.context.close();
     }

@@ -403,7 +403,7 @@ describe.each(['en', 'ta'] as const)('public flow in %s', (language) => {
     }
   });
 
-  it('says a failed send in our words, never the provider\'s, when neither WhatsApp nor SMS takes it', async () => {
+  it("says a failed send in our words, never the provider's, when neither WhatsApp nor SMS takes it", async () => {
     await queueDrained(); // A welcome message still on its way would take the fault.
     const o = await open(language);
     try {

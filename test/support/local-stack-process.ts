@@ -48,7 +48,10 @@ export async function startStackProcess(name: string, env: Record<string, string
   try {
     await new Promise<void>((ready, fail) => {
       let seen = '';
-      const timer = setTimeout(() => fail(new Error(`${name}: npm start was not ready in 120 s:\n${seen.slice(-2000)}`)), 120_000);
+      const timer = setTimeout(
+        () => fail(new Error(`${name}: npm start was not ready in 120 s:\n${seen.slice(-2000)}`)),
+        120_000,
+      );
       const onData = (chunk: Buffer) => {
         seen += chunk.toString();
         if (seen.includes('Ready.')) {

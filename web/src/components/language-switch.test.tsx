@@ -63,7 +63,9 @@ describe('the language switch', () => {
       form: emptyForm,
     });
     await renderApp(from);
-    const submit = await screen.findByRole('button', { name: from === 'en' ? 'Submit application' : 'விண்ணப்பத்தைச் சமர்ப்பிக்கவும்' });
+    const submit = await screen.findByRole('button', {
+      name: from === 'en' ? 'Submit application' : 'விண்ணப்பத்தைச் சமர்ப்பிக்கவும்',
+    });
     await user.click(submit);
     await screen.findByRole('alert');
 
@@ -92,14 +94,15 @@ describe('the language switch', () => {
     // The code step and the later steps' strings load lazily.
     const sentLine = () => document.querySelector('.sent-info .alert')?.textContent;
     await waitFor(
-      () => expect(sentLine()).toBe(`WhatsApp could not take the message, so the OTP was sent by SMS to +91\u00a0${MOBILE}`),
+      () =>
+        expect(sentLine()).toBe(
+          `WhatsApp could not take the message, so the OTP was sent by SMS to +91\u00a0${MOBILE}`,
+        ),
       { timeout: 5000 },
     );
     await user.click(screen.getByRole('button', { name: 'தமிழ்' }));
     await waitFor(() =>
-      expect(sentLine()).toBe(
-        `வாட்ஸ்அப் மூலம் அனுப்ப இயலவில்லை; எனவே OTP, SMS மூலம் +91\u00a0${MOBILE} எண்ணுக்கு அனுப்பப்பட்டது`,
-      ),
+      expect(sentLine()).toBe(`வாட்ஸ்அப் மூலம் அனுப்ப இயலவில்லை; எனவே OTP, SMS மூலம் +91\u00a0${MOBILE} எண்ணுக்கு அனுப்பப்பட்டது`),
     );
     expect(screen.getByRole('button', { name: 'OTP-ஐச் சரிபார்க்கவும்' })).toBeTruthy();
   });

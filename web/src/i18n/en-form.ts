@@ -17,7 +17,10 @@ export const enForm = {
     sendBySms: 'Send by SMS',
     sendingBySms: 'Sending by SMS...',
     whatsappFailed: 'The WhatsApp message did not reach your phone.',
-    whatsappFailedNoSms: 'The WhatsApp message did not reach your phone. Check that this number has WhatsApp, then resend the OTP.',
+    verifiedPhoneSms: 'Verified mobile number',
+    verifiedSms: 'Mobile number verified',
+    whatsappFailedNoSms:
+      'The WhatsApp message did not reach your phone. Check that this number has WhatsApp, then resend the OTP.',
   },
   form: {
     heading: 'Join the Movement',

@@ -96,7 +96,13 @@ describe('api client: a busy gateway', () => {
     const { waits, sleep } = fakeSleep();
     const notices: RetryNotice[] = [];
     await expect(
-      apiRequest('/thing', { method: 'POST', body: {}, schema, retry: { sleep, random: () => 0.5 }, onRetry: (n) => notices.push(n) }),
+      apiRequest('/thing', {
+        method: 'POST',
+        body: {},
+        schema,
+        retry: { sleep, random: () => 0.5 },
+        onRetry: (n) => notices.push(n),
+      }),
     ).resolves.toEqual({ value: 3 });
     expect(fetchMock).toHaveBeenCalledTimes(3);
     expect(notices.map((n) => [n.attempt, n.status])).toEqual([
@@ -135,7 +141,9 @@ describe('api client: a busy gateway', () => {
   });
 
   it('does not try other errors of ours again, WHATSAPP_BUSY (503) included', async () => {
-    const fetchMock = answers(() => jsonResponse(503, { error: { code: 'WHATSAPP_BUSY', message: 'm', smsAvailable: true } }));
+    const fetchMock = answers(() =>
+      jsonResponse(503, { error: { code: 'WHATSAPP_BUSY', message: 'm', smsAvailable: true } }),
+    );
     const error = await failure(apiRequest('/thing', { schema, retry: fakeSleep() }));
     expect(error.code).toBe('WHATSAPP_BUSY');
     expect(error.details.smsAvailable).toBe(true);

@@ -84,16 +84,20 @@ export interface RetryPolicy {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError');
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((done, fail) => {
-    if (signal?.aborted) return fail(signal.reason);
+    if (signal?.aborted) return fail(abortReason(signal));
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       done();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      fail(signal?.reason);
+      if (signal) fail(abortReason(signal));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -162,7 +162,7 @@ export function ApplicationFormStep(props: ApplicationFormStepProps) {
 
       <div className="field">
         <label htmlFor="application-verified-phone" className="field-label">
-          {t('form.verifiedPhone')}
+          {verification.channel === 'sms' ? t('code.verifiedPhoneSms') : t('form.verifiedPhone')}
         </label>
         <div className="input-group input-group-readonly">
           <span className="input-prefix" aria-hidden="true">
@@ -179,7 +179,7 @@ export function ApplicationFormStep(props: ApplicationFormStepProps) {
         </div>
         <p id="application-verified-phone-hint" className="field-verified" role="status">
           <span aria-hidden="true">✓ </span>
-          {t('step1.verified')}
+          {verification.channel === 'sms' ? t('code.verifiedSms') : t('step1.verified')}
         </p>
       </div>
 

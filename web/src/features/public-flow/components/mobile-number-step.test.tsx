@@ -134,9 +134,9 @@ describe('mobile number entry', () => {
     await user.type(screen.getByLabelText('கைபேசி எண்'), '9876543210');
     await user.click(screen.getByRole('button', { name: 'வாட்ஸ்அப் OTP அனுப்பவும்' }));
     // The first wait is at most half a second; the notice is up meanwhile, in the page's language.
-    expect((await screen.findByText('இப்போது பலர் ஒரே நேரத்தில் விண்ணப்பிக்கிறார்கள். மீண்டும் முயல்கிறோம்…')).getAttribute('role')).toBe(
-      'status',
-    );
+    expect(
+      (await screen.findByText('இப்போது பலர் ஒரே நேரத்தில் விண்ணப்பிக்கிறார்கள். மீண்டும் முயல்கிறோம்…')).getAttribute('role'),
+    ).toBe('status');
     await waitFor(() => expect(calls).toBe(2), { timeout: 2000 });
     answer(
       jsonResponse(200, {
@@ -200,7 +200,9 @@ describe('mobile number entry', () => {
       'fetch',
       vi.fn<typeof fetch>(() =>
         Promise.resolve(
-          jsonResponse(500, { error: { code: 'WHATSAPP_INVALID_PHONE_NUMBER_ID', message: 'Invalid Phone Number ID' } }),
+          jsonResponse(500, {
+            error: { code: 'WHATSAPP_INVALID_PHONE_NUMBER_ID', message: 'Invalid Phone Number ID' },
+          }),
         ),
       ),
     );

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OtpStatusResponse } from '../../../../../rules/api';
 import { jsonResponse, renderWithI18n } from '../../../testing/render';
 import type { Language } from '../../../i18n/language';
-import { type OtpSnapshot, otpSnapshotOf } from '../utils/flow-storage';
+import { type OtpSnapshot, otpSnapshotOf, type Verification } from '../utils/flow-storage';
 import { OtpCodeStep } from './otp-code-step';
 
 // The code step's states: where the code went, its delivery, the SMS offer and the switch,
@@ -77,7 +77,13 @@ function sent(overrides: Partial<Parameters<typeof otpSnapshotOf>[0]> = {}, swit
 }
 
 /** The step with its snapshot held as the flow holds it. */
-function Harness({ initial, onVerified = () => undefined }: { initial: OtpSnapshot; onVerified?: () => void }) {
+function Harness({
+  initial,
+  onVerified = () => undefined,
+}: {
+  initial: OtpSnapshot;
+  onVerified?: (verification: Verification) => void;
+}) {
   const [otp, setOtp] = useState(initial);
   return (
     <OtpCodeStep
@@ -129,11 +135,21 @@ describe('the code step', () => {
     unmount();
 
     render(sent({ channel: 'sms', fellBack: true, smsOfferAfterSeconds: null }), 'ta');
-    expect(sentLine()).toBe(
-      `வாட்ஸ்அப் மூலம் அனுப்ப இயலவில்லை; எனவே OTP, SMS மூலம் +91\u00a0${MOBILE} எண்ணுக்கு அனுப்பப்பட்டது`,
-    );
+    expect(sentLine()).toBe(`வாட்ஸ்அப் மூலம் அனுப்ப இயலவில்லை; எனவே OTP, SMS மூலம் +91\u00a0${MOBILE} எண்ணுக்கு அனுப்பப்பட்டது`);
     await waitFor(() => expect(statusPolls()).toBeGreaterThanOrEqual(1));
     expect(screen.queryByTestId('sms-offer')).toBeNull();
+  });
+
+  it('hands on a verified SMS code with its channel, for the form to say', async () => {
+    const user = userEvent.setup();
+    routes['/api/otp/verify'] = () =>
+      jsonResponse(200, { verificationToken: 'signed', expiresAt: new Date(Date.now() + 600_000).toISOString() });
+    const onVerified = vi.fn();
+    renderWithI18n(<Harness initial={sent({ channel: 'sms', smsOfferAfterSeconds: null })} onVerified={onVerified} />);
+    await user.type(screen.getByLabelText('Enter the 6-digit OTP'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify OTP' }));
+    await waitFor(() => expect(onVerified).toHaveBeenCalledOnce());
+    expect(onVerified.mock.calls[0]?.[0]).toMatchObject({ token: 'signed', mobile: MOBILE, channel: 'sms' });
   });
 
   it('offers SMS once the server allows it, and switches with a fresh captcha token and the handle', async () => {
@@ -241,7 +257,11 @@ describe('the code step', () => {
       expect(sentLine()).toBe(`WhatsApp could not take the message, so the OTP was sent by SMS to +91\u00a0${MOBILE}`),
     );
     expect(screen.queryByText('Many people are applying right now. Trying again…')).toBeNull();
-    expect(bodiesOf('/api/otp/request').at(-1)).toEqual({ mobile: MOBILE, captchaToken: 'dev.send_otp.1', language: 'en' });
+    expect(bodiesOf('/api/otp/request').at(-1)).toEqual({
+      mobile: MOBILE,
+      captchaToken: 'dev.send_otp.1',
+      language: 'en',
+    });
   });
 
   it('gives up on a busy gateway after its tries with a message that says to try later', async () => {

@@ -64,7 +64,7 @@ export function OtpCodeStep({
     setFailure(null);
     try {
       const verification = await verifyOtp({ mobile, code });
-      onVerified({ token: verification.verificationToken, expiresAt: verification.expiresAt, mobile });
+      onVerified({ token: verification.verificationToken, expiresAt: verification.expiresAt, mobile, channel });
     } catch (error) {
       // A wrong (or spent) code is cleared so that the next one can be typed at once.
       setCode('');
@@ -121,23 +121,23 @@ export function OtpCodeStep({
         {t('step1.heading')}
       </h2>
       <div className="sent-info">
-      <p className="alert alert-success" role="status" data-channel={channel}>
-        {channel === 'whatsapp' ? (
-          <>
-            {t('step1.otpSentTo')} <span className="nowrap">+91 {sentTo}</span>
-          </>
-        ) : (
-          t(otp.switched ? 'code.switched' : otp.fellBack ? 'code.fellBack' : 'code.smsSentTo', { number })
-        )}
-      </p>
-      <p className="delivery-state" role="status" data-testid="delivery-state">
-        {delivered && (
-          <>
-            <span aria-hidden="true">✓ </span>
-            {t('code.delivered')}
-          </>
-        )}
-      </p>
+        <p className="alert alert-success" role="status" data-channel={channel}>
+          {channel === 'whatsapp' ? (
+            <>
+              {t('step1.otpSentTo')} <span className="nowrap">+91 {sentTo}</span>
+            </>
+          ) : (
+            t(otp.switched ? 'code.switched' : otp.fellBack ? 'code.fellBack' : 'code.smsSentTo', { number })
+          )}
+        </p>
+        <p className="delivery-state" role="status" data-testid="delivery-state">
+          {delivered && (
+            <>
+              <span aria-hidden="true">✓ </span>
+              {t('code.delivered')}
+            </>
+          )}
+        </p>
       </div>
       {whatsappFailed && !offerSms && <p className="alert alert-error">{t('code.whatsappFailedNoSms')}</p>}
       {offerSms && (

@@ -179,7 +179,9 @@ describe('public flow: number and code', () => {
     await waitFor(() => expect(resend.disabled).toBe(false));
     await user.click(resend);
     await waitFor(() =>
-      expect(bodiesOf('/api/otp/request')).toEqual([{ mobile: MOBILE, captchaToken: 'dev.send_otp.0.9', language: 'en' }]),
+      expect(bodiesOf('/api/otp/request')).toEqual([
+        { mobile: MOBILE, captchaToken: 'dev.send_otp.0.9', language: 'en' },
+      ]),
     );
     await waitFor(() => expect(screen.getByTestId('resend-otp').textContent).toMatch(/^Resend OTP in /));
   });

@@ -70,7 +70,12 @@ describe('the flow kept in sessionStorage', () => {
   it('reads a code step stored before channels as a WhatsApp send without a handle', () => {
     sessionStorage.setItem(
       FLOW_STORAGE_KEY,
-      JSON.stringify({ step: 'code', mobile: '9876543210', otp: { sentTo: '9876543210', resendAt: 1 }, form: emptyForm }),
+      JSON.stringify({
+        step: 'code',
+        mobile: '9876543210',
+        otp: { sentTo: '9876543210', resendAt: 1 },
+        form: emptyForm,
+      }),
     );
     expect(readFlow(now).snapshot.otp).toEqual({
       sentTo: '9876543210',

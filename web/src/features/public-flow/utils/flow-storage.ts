@@ -47,7 +47,15 @@ const snapshotSchema = v.object({
       smsOfferAt: v.optional(v.nullable(v.number()), null),
     }),
   ),
-  verification: v.optional(v.object({ token: v.pipe(v.string(), v.minLength(1)), expiresAt: v.string(), mobile: v.string() })),
+  verification: v.optional(
+    v.object({
+      token: v.pipe(v.string(), v.minLength(1)),
+      expiresAt: v.string(),
+      mobile: v.string(),
+      /** How the code reached the number: the form says "verified WhatsApp number" only for WhatsApp. */
+      channel: v.optional(v.picklist(['whatsapp', 'sms'])),
+    }),
+  ),
   form: formSchema,
 });
 export type FlowSnapshot = v.InferOutput<typeof snapshotSchema>;
