@@ -95,7 +95,7 @@ runPart('rally', async (add) => {
     const results = await Promise.all(
       Array.from({ length: STUDENTS }, async (_, i) => {
         await sleep((i * 1000) / ARRIVALS_PER_SECOND);
-        return attend(stack, i).catch((error: unknown) => ({ failure: `threw: ${String(error)}` }) as Student);
+        return attend(stack, i).catch((error: unknown): Student => ({ failure: `threw: ${String(error)}` }));
       }),
     );
     const arrivalsSeconds = (Date.now() - started) / 1000;
