@@ -275,6 +275,17 @@ describe('the code step', () => {
     );
   });
 
+  it('asks a third as often once SMS is offered', async () => {
+    status = { channel: 'whatsapp', status: 'sent', smsOffer: true };
+    render(sent());
+    await screen.findByTestId('sms-offer');
+    const before = statusPolls();
+    await wait(POLL_MS * 6);
+    // Every 3 rounds instead of every round: about 2 questions in 6 rounds' time, not 6.
+    expect(statusPolls() - before).toBeLessThanOrEqual(3);
+    expect(statusPolls() - before).toBeGreaterThanOrEqual(1);
+  });
+
   it('does not ask while the tab is hidden, and asks again when it is shown', async () => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'hidden' });
     render(sent());

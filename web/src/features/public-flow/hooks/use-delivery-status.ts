@@ -20,8 +20,9 @@ function isDelivered(status: DeliveryStatus | null): boolean {
 }
 
 /**
- * Asks POST /api/otp/status about the code's message every few seconds, and once more as
- * soon as the SMS offer is due (so it appears on time; the server confirms it). Stops once
+ * Asks POST /api/otp/status about the code's message every few seconds (a third as often
+ * once SMS is offered or the send failed), and once more as soon as the SMS offer is due
+ * (so it appears on time; the server confirms it). Stops once
  * the message is delivered, the handle is refused or the code has run out; pauses while the
  * tab is hidden. A new handle (a resend, a switch to SMS) starts over.
  */
@@ -35,13 +36,16 @@ export function useDeliveryStatus(mobile: string, otp: OtpSnapshot, intervalMs =
     let timer: number | undefined;
     let inFlight: AbortController | undefined;
     let offerAsked = false;
+    // Once the visitor has what they need (the offer, or the news that WhatsApp failed),
+    // ask a third as often: a crowd of waiting phones is a load of its own.
+    let slow = false;
 
     const expired = () => expiresAt !== undefined && Date.now() >= expiresAt;
     const hidden = () => document.visibilityState === 'hidden';
 
     const schedule = () => {
       if (stopped || timer !== undefined || inFlight || hidden()) return;
-      let delay = intervalMs;
+      let delay = slow ? intervalMs * 3 : intervalMs;
       // The offer is due before the next round: ask right then.
       if (!offerAsked && smsOfferAt !== null && smsOfferAt !== undefined) {
         const untilOffer = smsOfferAt - Date.now();
@@ -70,6 +74,7 @@ export function useDeliveryStatus(mobile: string, otp: OtpSnapshot, intervalMs =
         if (stopped) return;
         setState({ handle, delivery: { status: answer.status, smsOffer: answer.smsOffer } });
         if (isDelivered(answer.status)) stopped = true;
+        slow = answer.smsOffer || answer.status === 'failed';
       } catch (error) {
         if (stopped) return;
         // A refused handle will not be accepted later; anything else (offline, busy) is tried next round.
