@@ -8,6 +8,7 @@ import { toStoredItem } from '../adapters/applications';
 import type { WebhookPayload } from '../adapters/webhook';
 import { WebhookError } from '../adapters/webhook';
 import { WhatsAppError } from '../adapters/whatsapp';
+import { decisionChannels } from '../lib/decision-notice-sender';
 import { makePacer } from '../lib/pacer';
 import type * as Consumer from './outbound-consumer';
 
@@ -518,17 +519,15 @@ describe('decision notices', () => {
       approved: { name: 'a', languages: { en: 'en', ta: 'ta' } },
       rejected: { name: 'r', languages: { en: 'en', ta: 'ta' } },
     };
-    expect(
-      consumer.decisionChannels({ ...settings, channels: 'whatsapp-then-sms', whatsappTemplates: wa }, 'approved'),
-    ).toEqual(['whatsapp', 'sms']);
-    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp', whatsappTemplates: wa }, 'approved')).toEqual(
-      ['whatsapp'],
+    expect(decisionChannels({ ...settings, channels: 'whatsapp-then-sms', whatsappTemplates: wa }, 'approved')).toEqual(
+      ['whatsapp', 'sms'],
     );
-    expect(consumer.decisionChannels({ ...settings, channels: 'sms', whatsappTemplates: wa }, 'approved')).toEqual([
-      'sms',
+    expect(decisionChannels({ ...settings, channels: 'whatsapp', whatsappTemplates: wa }, 'approved')).toEqual([
+      'whatsapp',
     ]);
+    expect(decisionChannels({ ...settings, channels: 'sms', whatsappTemplates: wa }, 'approved')).toEqual(['sms']);
     // No WhatsApp decision templates: SMS only; no SMS template for the decision: nothing.
-    expect(consumer.decisionChannels({ ...settings, channels: 'whatsapp' }, 'approved')).toEqual(['sms']);
-    expect(consumer.decisionChannels({ ...settings, channels: 'sms' }, 'rejected')).toEqual([]);
+    expect(decisionChannels({ ...settings, channels: 'whatsapp' }, 'approved')).toEqual(['sms']);
+    expect(decisionChannels({ ...settings, channels: 'sms' }, 'rejected')).toEqual([]);
   });
 });

@@ -9,11 +9,9 @@ import * as z from 'zod';
 import type { OtpChannel } from '../../rules/api';
 import { maskPhone } from '../../rules/phone';
 import { applicationKey, type ApplicationRepository } from '../adapters/applications';
-import { type DecisionNoticeStore, makeDecisionNoticeStore } from '../adapters/decision-notices';
+import { makeDecisionNoticeStore } from '../adapters/decision-notices';
 import type { DeliveryStore } from '../adapters/deliveries';
 import {
-  type Decision,
-  type DecisionMessage,
   MAX_DELAY_SECONDS,
   makeSqsClient,
   makeSqsOutboundQueue,
@@ -22,22 +20,24 @@ import {
   type OutboundQueue,
   THROTTLE_ATTEMPT_ATTRIBUTE,
 } from '../adapters/outbound-queue';
-import { STATUS_CHANGED_AT } from '../adapters/review';
-import { SmsError, type SmsGateway } from '../adapters/sms';
+import { SmsError } from '../adapters/sms';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
 import { type MessageGateway, WhatsAppError, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import { systemClock } from '../lib/clock';
 import { makeDynamoClient } from '../lib/dynamo';
+import { parseEnv, tableName } from '../lib/env';
 import {
-  type OtpChannelMode,
-  parseEnv,
-  type SmsTemplates,
-  tableName,
-  type WhatsappDecisionTemplates,
-} from '../lib/env';
-import { countBy } from '../lib/metrics';
+  type DecisionDeps,
+  DecisionNotConfiguredError,
+  type DecisionResult,
+  isRateLimited,
+  makeDecisionNoticeSender,
+  PutBack,
+  type PutBackReason,
+} from '../lib/decision-notice-sender';
 import { logger } from '../lib/logger';
+import { countBy } from '../lib/metrics';
 import { makePacer, type Pacer } from '../lib/pacer';
 import { publicFlowRuntime } from '../lib/public-flow';
 
@@ -82,9 +82,6 @@ export const outboundConsumerEnvSchema = z.object({
   OUTBOUND_THROTTLE_MAX_ATTEMPTS: z.coerce.number().int().min(0).max(100).default(10),
 });
 
-/** A claim's lease: longer than the consumer's timeout (30 s), so a live sender never loses it. */
-export const NOTICE_LEASE_SECONDS = 120;
-
 /** The delay of a message put back after its `attempt`-th rate-limit refusal: base × 2^(n−1), at most 900 s, jittered down to half. */
 export function throttleDelaySeconds(baseSeconds: number, attempt: number, random: () => number = Math.random): number {
   const n = Number.isFinite(attempt) && attempt >= 1 ? Math.floor(attempt) : 1;
@@ -125,28 +122,6 @@ export function makeSqsVisibility(client: SQSClient, origin?: string): MessageVi
   };
 }
 
-/** The stage's messaging settings that decide how a decision notice goes. */
-export interface DecisionSettings {
-  /** OTP_CHANNELS: the stage's channels serve the notices too. */
-  readonly channels: OtpChannelMode;
-  /** DECISION_QUIET_SECONDS. */
-  readonly quietSeconds: number;
-  /** WHATSAPP_DECISION_TEMPLATES; undefined: decisions go by SMS only. */
-  readonly whatsappTemplates: WhatsappDecisionTemplates | undefined;
-  /** SMS_TEMPLATES (approved, rejected); undefined: no SMS. */
-  readonly smsTemplates: SmsTemplates | undefined;
-}
-
-/** What decision notices need; without it a decision message fails (and ends in the dead-letter queue). */
-export interface DecisionDeps {
-  readonly settings: DecisionSettings;
-  readonly whatsapp: () => Promise<Pick<MessageGateway, 'sendTemplate'>>;
-  readonly sms: () => Promise<Pick<SmsGateway, 'send'>>;
-  readonly notices: DecisionNoticeStore;
-  /** The unique WhatsApp recipients of the last 24 hours (the messaging tier's count). */
-  readonly recipients?: Pick<WhatsAppRecipients, 'record'>;
-}
-
 export interface OutboundDeps {
   readonly applications: Pick<ApplicationRepository, 'get'>;
   readonly gateway: () => Promise<Pick<MessageGateway, 'sendWelcome'>>;
@@ -184,50 +159,13 @@ export type DeliveryResult =
   /** No WhatsApp welcome can reach this number now: the tier is full, or WhatsApp says it is undeliverable (131026). */
   | { kind: 'welcome'; skipped: 'whatsapp-tier-full' | 'whatsapp-undeliverable' }
   | { kind: 'webhook'; status: number }
-  | { kind: 'decision'; decision: Decision; channel: OtpChannel; messageId: string }
-  /** Superseded: the application's status or its time changed since; already sent: its claim holds a message. */
-  | { kind: 'decision'; skipped: 'superseded' | 'already-sent' }
+  | DecisionResult
   | { kind: OutboundMessage['kind']; skipped: 'application-not-found' }
   /** Not a result the idempotency record keeps: the message went back to the queue. */
   | { kind: OutboundMessage['kind']; requeued: PutBackReason | 'throttled'; delaySeconds: number };
 
 class InvalidMessageError extends Error {
   override name = 'InvalidMessageError';
-}
-
-type PutBackReason = 'quiet-period' | 'claim-in-progress';
-
-/**
- * Thrown inside the idempotent delivery so that Powertools records nothing as done (it
- * deletes its in-progress record), and caught outside it: the message goes back to the
- * queue with this delay, and the original is reported processed.
- */
-class PutBack extends Error {
-  override name = 'PutBack';
-  constructor(
-    readonly reason: PutBackReason,
-    readonly delaySeconds: number,
-  ) {
-    super(`Put back: ${reason}`);
-  }
-}
-
-/** Neither WhatsApp decision templates nor SMS decision templates for this stage's channels. */
-class DecisionNotConfiguredError extends Error {
-  override name = 'DecisionNotConfiguredError';
-}
-
-/** A provider's throughput or rate-limit refusal: WhatsApp 130429, 131048, 131056, 80007, 4; SMS throttling. */
-export function isRateLimited(error: unknown): boolean {
-  return whatsAppRefusal(error) === 'rate-limit' || (error instanceof SmsError && error.failure === 'throttled');
-}
-
-/** The channels a decision notice tries, in order. */
-export function decisionChannels(settings: DecisionSettings, decision: Decision): OtpChannel[] {
-  const whatsapp = settings.channels !== 'sms' && settings.whatsappTemplates !== undefined;
-  // Without WhatsApp decision templates, decisions go by SMS where SMS templates exist.
-  const sms = settings.smsTemplates?.[decision] !== undefined && (settings.channels !== 'whatsapp' || !whatsapp);
-  return [...(whatsapp ? (['whatsapp'] as const) : []), ...(sms ? (['sms'] as const) : [])];
 }
 
 function parseMessage(body: string): OutboundMessage {
@@ -254,21 +192,6 @@ function throttleAttemptOf(record: SQSRecord): number {
 
 const phoneSchema = z.object({ phone_number: z.string().regex(/^\d{12}$/) });
 
-/** What a decision notice needs from the application. */
-const decisionApplicationSchema = z.object({
-  phone_number: z.string().regex(/^\d{12}$/),
-  name: z.string().min(1),
-  application_status: z.string(),
-  [STATUS_CHANGED_AT]: z.string().optional(),
-  updated_at: z.string().optional(),
-  language: z.enum(['en', 'ta']).optional(),
-  consent: z.object({ language: z.enum(['en', 'ta']).optional() }).optional(),
-});
-type DecisionApplication = z.infer<typeof decisionApplicationSchema>;
-
-/** A DLT variable holds at most 30 characters; the templates' variable is the applicant's name. */
-const shortName = (name: string) => name.trim().slice(0, 30).trim() || 'Applicant';
-
 /** Log fields of a failure: the error's kind and provider codes; never a URL, a credential, a number or a payload. */
 function failureFields(error: unknown): Record<string, unknown> {
   if (error instanceof WhatsAppError) {
@@ -290,6 +213,8 @@ export function makeHandler(deps: OutboundDeps) {
   const clock = deps.clock ?? (() => new Date());
   const pace = (channel: OtpChannel) => deps.pacers?.[channel]?.take() ?? Promise.resolve();
   const throttle = deps.throttle ?? { baseSeconds: 1, maxAttempts: 10 };
+  const sendDecisionNotice =
+    deps.decisions && makeDecisionNoticeSender(deps.decisions, { deliveries: deps.deliveries, pace, clock });
   /** Best effort after a send the provider accepted: a failure here must not make the message retry (and send again). */
   const afterAccepted = async (what: string, fields: Record<string, unknown>, write: () => Promise<unknown>) => {
     try {
@@ -297,126 +222,6 @@ export function makeHandler(deps: OutboundDeps) {
     } catch (error) {
       logger.error(`Could not record ${what} after the send`, { ...fields, ...failureFields(error) });
     }
-  };
-
-  const sendBy = async (
-    decisions: DecisionDeps,
-    channel: OtpChannel,
-    application: DecisionApplication,
-    decision: Decision,
-  ): Promise<string> => {
-    const language = application.language ?? application.consent?.language ?? 'en';
-    const name = shortName(application.name);
-    await pace(channel);
-    if (channel === 'whatsapp') {
-      const template = decisions.settings.whatsappTemplates![decision];
-      return (await decisions.whatsapp()).sendTemplate(
-        application.phone_number,
-        template.name,
-        template.languages[language],
-        [name],
-      );
-    }
-    const pair = decisions.settings.smsTemplates![decision]!;
-    // Tamil where a Tamil template is registered, else English.
-    const template = (language === 'ta' ? pair.ta : undefined) ?? pair.en;
-    const variables = template.text.includes('{#var#}') ? [name] : [];
-    return (await decisions.sms()).send(application.phone_number, template, variables);
-  };
-
-  /** By the stage's channels in order: the next only when the one before refused for a reason other than its rate. */
-  const sendDecision = async (
-    decisions: DecisionDeps,
-    applicationId: string,
-    application: DecisionApplication,
-    decision: Decision,
-  ): Promise<{ channel: OtpChannel; messageId: string }> => {
-    const plan = decisionChannels(decisions.settings, decision);
-    if (plan.length === 0) throw new DecisionNotConfiguredError('No decision template for the stage’s channels');
-    for (const [i, channel] of plan.entries()) {
-      try {
-        return { channel, messageId: await sendBy(decisions, channel, application, decision) };
-      } catch (error) {
-        if (i === plan.length - 1 || isRateLimited(error)) throw error;
-        logger.warn('WhatsApp refused a decision notice; sending it by SMS', {
-          applicationId,
-          refusal: whatsAppRefusal(error),
-          ...failureFields(error),
-        });
-      }
-    }
-    throw new DecisionNotConfiguredError('No channel left');
-  };
-
-  const deliverDecision = async (message: DecisionMessage, item: Record<string, unknown>): Promise<DeliveryResult> => {
-    const { kind, applicationId, decision, changedAt } = message;
-    const decisions = deps.decisions;
-    if (!decisions) throw new DecisionNotConfiguredError('Decision notices are not wired into this consumer');
-    const application = decisionApplicationSchema.parse(item);
-    const lastChange = application[STATUS_CHANGED_AT] ?? application.updated_at;
-    if (application.application_status !== decision || lastChange !== changedAt) {
-      // Set back (or to something else) since, or set again later: that later change has its own message.
-      logger.info('Decision notice superseded; nothing to send', { applicationId, decision });
-      return { kind, skipped: 'superseded' };
-    }
-    const now = clock();
-    const waitMs = Date.parse(changedAt) + decisions.settings.quietSeconds * 1000 - now.getTime();
-    if (waitMs > 0) throw new PutBack('quiet-period', Math.ceil(waitMs / 1000));
-
-    const claim = await decisions.notices.claim(applicationId, decision, now, NOTICE_LEASE_SECONDS);
-    if (claim.kind === 'sent') {
-      logger.info('Decision notice sent before; nothing to send', {
-        applicationId,
-        decision,
-        channel: claim.notice.channel,
-      });
-      return { kind, skipped: 'already-sent' };
-    }
-    if (claim.kind === 'in-progress') throw new PutBack('claim-in-progress', claim.retryAfterSeconds);
-
-    let sent: { channel: OtpChannel; messageId: string };
-    try {
-      sent = await sendDecision(decisions, applicationId, application, decision);
-    } catch (error) {
-      // A claim without a message id is not a sent notice: give it up so that the retry may send.
-      await decisions.notices.release(applicationId, decision, claim.token).catch((releaseError: unknown) =>
-        logger.warn('Could not release the notice claim; it expires with its lease', {
-          applicationId,
-          decision,
-          ...failureFields(releaseError),
-        }),
-      );
-      throw error;
-    }
-    const { channel, messageId } = sent;
-    const sentAt = clock();
-    const fields = { applicationId, decision, channel };
-    const recipients = decisions.recipients;
-    // Independent writes, at once: the claim's message id, the accepted message, the tier's count.
-    await Promise.all([
-      afterAccepted('the notice claim', fields, async () => {
-        const done = await decisions.notices.complete(applicationId, decision, claim.token, {
-          channel,
-          messageId,
-          sentAt: sentAt.toISOString(),
-        });
-        if (!done) throw new Error('Lease lost');
-      }),
-      afterAccepted('the accepted message', fields, async () =>
-        deps.deliveries?.recordAccepted(
-          { channel, messageId },
-          { purpose: 'decision', applicationId, decision },
-          sentAt,
-        ),
-      ),
-      channel === 'whatsapp' && recipients
-        ? afterAccepted('the WhatsApp recipient', fields, () => recipients.record(application.phone_number, sentAt))
-        : undefined,
-    ]);
-    countBy('DecisionNoticeSent', 'channel', channel);
-    countBy('MessageAccepted', 'channel', channel);
-    logger.info('Decision notice sent', { ...fields, phone: maskPhone(application.phone_number) });
-    return { kind, decision, channel, messageId };
   };
 
   const deliver = async (message: OutboundMessage): Promise<DeliveryResult> => {
@@ -427,7 +232,11 @@ export function makeHandler(deps: OutboundDeps) {
       logger.info('Application not found; nothing to send', { kind, applicationId });
       return { kind, skipped: 'application-not-found' };
     }
-    if (message.kind === 'decision') return deliverDecision(message, application);
+    if (message.kind === 'decision') {
+      if (!sendDecisionNotice)
+        throw new DecisionNotConfiguredError('Decision notices are not wired into this consumer');
+      return sendDecisionNotice(message, application);
+    }
     if (kind === 'welcome') {
       const { phone_number: phone } = phoneSchema.parse(application);
       const tier = deps.whatsappTier;
