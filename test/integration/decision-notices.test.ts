@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toStoredItem } from '../../lambdas/adapters/applications';
@@ -162,12 +162,20 @@ describe('bulk approval', () => {
     // The status did not change: nothing queued at all.
     expect(queueIdle()).toBe(true);
 
-    // A redelivery of a notice (an SQS duplicate, or a redrive after its idempotency
-    // record expired: a fresh attribute set makes a fresh key) finds its claim.
+    // A redelivery of a notice after its idempotency record expired (a redrive from the
+    // dead letters days later): it reaches the claim, which holds the message id, and stops there.
     const client = db();
     const item = await client.send(
       new GetCommand({ TableName: stack.tableNames.applications, Key: { pk: `APP#${ids[0]}` }, ConsistentRead: true }),
     );
+    const records = await client.send(
+      new ScanCommand({ TableName: stack.tableNames.idempotency, ProjectionExpression: 'id' }),
+    );
+    for (const record of records.Items ?? []) {
+      await client.send(
+        new DeleteCommand({ TableName: stack.tableNames.idempotency, Key: { id: record.id as string } }),
+      );
+    }
     client.destroy();
     const changedAt = String(item.Item?.status_changed_at);
     expect(Date.parse(changedAt)).not.toBeNaN();
@@ -176,6 +184,11 @@ describe('bulk approval', () => {
     );
     await stack.outbound.drain(10_000);
     expect(noticesTo(phones)).toHaveLength(100);
+    // What the consumer made of it, as its idempotency record keeps it.
+    const after = db();
+    const kept = await after.send(new ScanCommand({ TableName: stack.tableNames.idempotency }));
+    after.destroy();
+    expect((kept.Items ?? []).map((r) => r.data as unknown)).toEqual([{ kind: 'decision', skipped: 'already-sent' }]);
   });
 
   it('shows the notice in the details row: decision, channel, time and delivery status', async () => {
