@@ -10,10 +10,11 @@
 // `x-amz-target: PinpointSMSVoiceV2.SendTextMessage`; errors are HTTP 4xx/5xx with
 // `{ "__type": "<namespace>#<Exception>", "Message": ... }`, and the SDK reads the name
 // from `__type` first, then `code`, then the `x-amzn-errortype` header: we send both.
+import type { MessageSandbox } from './message-sandbox';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { FaultPlan, readBody, type RunningServer, sendJson, startServer } from './http-util';
+import { FaultPlan, readBody, sendJson, startServer } from './http-util';
 
 export const smsFaultModes = [
   'throttled',
@@ -120,17 +121,7 @@ export interface SmsSandboxOptions {
   log?: (line: string) => void;
 }
 
-export interface SmsSandbox extends RunningServer {
-  /** Accepted messages, newest first. */
-  messages(): SmsSandboxMessage[];
-  /** The code of the newest OTP sent to `to` (91-prefixed digits). */
-  latestOtp(to: string): string | undefined;
-  /** Forgets the recorded messages (and their pending events). */
-  clear(): void;
-  /** Forgets the recorded messages, pending events, armed faults and the rate window. */
-  reset(): void;
-  /** The next `times` otherwise valid sends fail with `mode` (default once). */
-  failNext(options: { times?: number; mode: SmsFaultMode }): void;
+export interface SmsSandbox extends MessageSandbox<SmsSandboxMessage, SmsFaultMode> {
   /** Changes the account rate (calls per second). */
   setRate(messagesPerSecond: number): void;
   /** Replaces the event callback (the local stack sets it once the consumer can run). */

@@ -5,9 +5,10 @@
 // the number's throughput, the messaging tier's unique recipients and the pair rate
 // (whatsapp-limits.ts), and reports each message's fate by signed status callbacks
 // (whatsapp-status-webhook.ts).
+import type { MessageSandbox } from './message-sandbox';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { FaultPlan, randomId, readJson, requestUrl, type RunningServer, sendJson, startServer } from './http-util';
+import { FaultPlan, randomId, readJson, requestUrl, sendJson, startServer } from './http-util';
 import { invalidParameter, type MetaError, metaErrors, sendMetaError, unknownObject } from './whatsapp-errors';
 import { defaultTier, type LimitRefusal, type TierSettings, WhatsAppLimits } from './whatsapp-limits';
 import { type Business, postStatus, type StatusWebhookTarget, type WhatsAppStatus } from './whatsapp-status-webhook';
@@ -90,17 +91,7 @@ export interface WhatsAppSandboxOptions {
   log?: (line: string) => void;
 }
 
-export interface WhatsAppSandbox extends RunningServer {
-  /** Accepted messages, newest first. */
-  messages(): SandboxMessage[];
-  /** The code of the newest OTP sent to `to` (91-prefixed digits). */
-  latestOtp(to: string): string | undefined;
-  /** Forgets the recorded messages. */
-  clear(): void;
-  /** Forgets the recorded messages, pending callbacks, armed faults, recipients counted and tier changes. */
-  reset(): void;
-  /** The next `times` otherwise valid sends fail with `mode` (default once). */
-  failNext(options: { times?: number; mode: SandboxFaultMode }): void;
+export interface WhatsAppSandbox extends MessageSandbox<SandboxMessage, SandboxFaultMode> {
   /** Changes the limits; `uniqueRecipientsPer24h: null` lifts the tier cap. */
   setTier(settings: Partial<TierSettings>): TierSettings;
   /** The tier's settings and the unique recipients of the last 24 hours. */
