@@ -170,27 +170,36 @@ async function switchesLanguage(o: Opened, read: () => Promise<string>, expected
   await expect.poll(read).toBe(expected[o.language]);
 }
 
-describe('WhatsApp with SMS as the fallback', () => {
-  let stack: StackProcess;
+/** A stack of its own for the enclosing describe block: started before its tests, stopped after them. */
+function stackForThisBlock(name: string, env: Record<string, string>): () => StackProcess {
+  let stack: StackProcess | undefined;
   beforeAll(async () => {
-    stack = await startStackProcess('e2e-stack-whatsapp-then-sms', {
-      LOCAL_OTP_CHANNELS: 'whatsapp-then-sms',
-      LOCAL_SMS_OFFER_AFTER_SECONDS: String(OFFER_AFTER_SECONDS),
-    });
+    stack = await startStackProcess(name, env);
   });
   afterAll(async () => {
     await stack?.stop();
+  });
+  return () => {
+    if (!stack) throw new Error(`the ${name} stack did not start`);
+    return stack;
+  };
+}
+
+describe('WhatsApp with SMS as the fallback', () => {
+  const stack = stackForThisBlock('e2e-stack-whatsapp-then-sms', {
+    LOCAL_OTP_CHANNELS: 'whatsapp-then-sms',
+    LOCAL_SMS_OFFER_AFTER_SECONDS: String(OFFER_AFTER_SECONDS),
   });
 
   it.each(languages)(
     '%s: WhatsApp refuses the number (131026): the code comes by SMS, the page says so, and the visitor applies',
     async (language) => {
-      await resetFaults(stack.url);
-      const o = await open(stack.url, language);
+      await resetFaults(stack().url);
+      const o = await open(stack().url, language);
       try {
         const mobile = freshMobile();
         await typeNumber(o, mobile);
-        await arm(stack.url, '/dev/whatsapp/fail', 'recipient');
+        await arm(stack().url, '/dev/whatsapp/fail', 'recipient');
         await sendButton(o).click();
         await codeInput(o).waitFor();
         expect(await sentLine(o)).toBe(fill(o.s.code.fellBack, mobile));
@@ -207,7 +216,7 @@ describe('WhatsApp with SMS as the fallback', () => {
         await codeInput(o).waitFor();
         expect(await sentLine(o)).toBe(fill(o.s.code.fellBack, mobile));
 
-        const { code } = await codeFor(stack.url, mobile, 'sms');
+        const { code } = await codeFor(stack().url, mobile, 'sms');
         await verifyAndApply(o, code, 'sms');
       } finally {
         await o.context.close();
@@ -218,17 +227,17 @@ describe('WhatsApp with SMS as the fallback', () => {
   it.each(languages)(
     `%s: WhatsApp accepts but never delivers: SMS is offered after ${OFFER_AFTER_SECONDS} s and works`,
     async (language) => {
-      await resetFaults(stack.url);
-      const o = await open(stack.url, language);
+      await resetFaults(stack().url);
+      const o = await open(stack().url, language);
       try {
         const mobile = freshMobile();
         await typeNumber(o, mobile);
-        await arm(stack.url, '/dev/whatsapp/fail', 'never-deliver');
+        await arm(stack().url, '/dev/whatsapp/fail', 'never-deliver');
         const sentAt = Date.now();
         await sendButton(o).click();
         await codeInput(o).waitFor();
         expect(await sentLine(o)).toBe(flat(`${o.s.step1.otpSentTo} ${number(mobile)}`));
-        const whatsapp = await codeFor(stack.url, mobile, 'whatsapp');
+        const whatsapp = await codeFor(stack().url, mobile, 'whatsapp');
 
         const offer = o.page.getByTestId('sms-offer');
         await offer.waitFor({ timeout: 15_000 });
@@ -243,7 +252,7 @@ describe('WhatsApp with SMS as the fallback', () => {
         await offer.getByRole('button', { name: o.s.code.sendBySms, exact: true }).click();
         await expect.poll(() => sentLine(o)).toBe(fill(o.s.code.switched, mobile));
         expect(await offer.count()).toBe(0);
-        const sms = await codeFor(stack.url, mobile, 'sms');
+        const sms = await codeFor(stack().url, mobile, 'sms');
         expect(sms.code).not.toBe(whatsapp.code);
         await shoot(o, 'switched-to-sms');
         await verifyAndApply(o, sms.code, 'sms');
@@ -254,12 +263,12 @@ describe('WhatsApp with SMS as the fallback', () => {
   );
 
   it.each(languages)('%s: WhatsApp reports the send failed: SMS is offered at once, saying why', async (language) => {
-    await resetFaults(stack.url);
-    const o = await open(stack.url, language);
+    await resetFaults(stack().url);
+    const o = await open(stack().url, language);
     try {
       const mobile = freshMobile();
       await typeNumber(o, mobile);
-      await arm(stack.url, '/dev/whatsapp/fail', 'recipient-async');
+      await arm(stack().url, '/dev/whatsapp/fail', 'recipient-async');
       await sendButton(o).click();
       await codeInput(o).waitFor();
       const offer = o.page.getByTestId('sms-offer');
@@ -272,7 +281,7 @@ describe('WhatsApp with SMS as the fallback', () => {
       await shoot(o, 'whatsapp-failed');
       await offer.getByRole('button', { name: o.s.code.sendBySms, exact: true }).click();
       await expect.poll(() => sentLine(o)).toBe(fill(o.s.code.switched, mobile));
-      const sms = await codeFor(stack.url, mobile, 'sms');
+      const sms = await codeFor(stack().url, mobile, 'sms');
       await codeInput(o).fill(sms.code);
       await o.page.getByRole('button', { name: o.s.code.verify, exact: true }).click();
       await o.page.getByRole('heading', { level: 1, name: o.s.form.heading }).waitFor();
@@ -282,8 +291,8 @@ describe('WhatsApp with SMS as the fallback', () => {
   });
 
   it.each(languages)("%s: API Gateway's 429 is tried again while the page says it is busy", async (language) => {
-    await resetFaults(stack.url);
-    const o = await open(stack.url, language);
+    await resetFaults(stack().url);
+    const o = await open(stack().url, language);
     try {
       const mobile = freshMobile();
       let release: () => void = () => undefined;
@@ -315,7 +324,7 @@ describe('WhatsApp with SMS as the fallback', () => {
       await codeInput(o).waitFor();
       expect(calls).toBe(2);
       expect(await o.page.locator('.busy-notice').count()).toBe(0);
-      const { code } = await codeFor(stack.url, mobile, 'whatsapp');
+      const { code } = await codeFor(stack().url, mobile, 'whatsapp');
       await codeInput(o).fill(code);
       await o.page.getByRole('button', { name: o.s.step1.verify, exact: true }).click();
       await o.page.getByRole('heading', { level: 1, name: o.s.form.heading }).waitFor();
@@ -326,21 +335,15 @@ describe('WhatsApp with SMS as the fallback', () => {
 });
 
 describe('WhatsApp only', () => {
-  let stack: StackProcess;
-  beforeAll(async () => {
-    stack = await startStackProcess('e2e-stack-whatsapp', {
-      LOCAL_OTP_CHANNELS: 'whatsapp',
-      LOCAL_SMS_OFFER_AFTER_SECONDS: String(OFFER_AFTER_SECONDS),
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  const stack = stackForThisBlock('e2e-stack-whatsapp', {
+    LOCAL_OTP_CHANNELS: 'whatsapp',
+    LOCAL_SMS_OFFER_AFTER_SECONDS: String(OFFER_AFTER_SECONDS),
   });
 
   it.each(languages)(
     '%s: the flow works end to end by WhatsApp, with "Delivered" and no SMS offer',
     async (language) => {
-      const o = await open(stack.url, language);
+      const o = await open(stack().url, language);
       try {
         const mobile = freshMobile();
         await send(o, mobile);
@@ -352,8 +355,8 @@ describe('WhatsApp only', () => {
         // Past the offer time: still no offer, on a stage without SMS.
         await o.page.waitForTimeout((OFFER_AFTER_SECONDS + 1) * 1000);
         expect(await o.page.getByTestId('sms-offer').count()).toBe(0);
-        const { code } = await codeFor(stack.url, mobile, 'whatsapp');
-        expect((await outbox(stack.url)).some((m) => m.channel === 'sms' && sentTo(m, mobile))).toBe(false);
+        const { code } = await codeFor(stack().url, mobile, 'whatsapp');
+        expect((await outbox(stack().url)).some((m) => m.channel === 'sms' && sentTo(m, mobile))).toBe(false);
         await verifyAndApply(o, code, 'whatsapp');
       } finally {
         await o.context.close();
@@ -362,11 +365,11 @@ describe('WhatsApp only', () => {
   );
 
   it.each(languages)('%s: a number without WhatsApp is told so in our words, with what to do', async (language) => {
-    await resetFaults(stack.url);
-    const o = await open(stack.url, language);
+    await resetFaults(stack().url);
+    const o = await open(stack().url, language);
     try {
       await typeNumber(o, freshMobile());
-      await arm(stack.url, '/dev/whatsapp/fail', 'recipient');
+      await arm(stack().url, '/dev/whatsapp/fail', 'recipient');
       await sendButton(o).click();
       const alert = o.page.getByRole('alert');
       await alert.waitFor();
@@ -384,24 +387,18 @@ describe('WhatsApp only', () => {
 });
 
 describe('SMS only (no WhatsApp settings at all)', () => {
-  let stack: StackProcess;
-  beforeAll(async () => {
-    stack = await startStackProcess('e2e-stack-sms', { LOCAL_OTP_CHANNELS: 'sms' });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = stackForThisBlock('e2e-stack-sms', { LOCAL_OTP_CHANNELS: 'sms' });
 
   it.each(languages)('%s: the flow works end to end by SMS, and the page says so', async (language) => {
-    const o = await open(stack.url, language);
+    const o = await open(stack().url, language);
     try {
       const mobile = freshMobile();
       await send(o, mobile);
       expect(await sentLine(o)).toBe(fill(o.s.code.smsSentTo, mobile));
       expect(await o.page.getByText(o.s.code.smsHint).isVisible()).toBe(true);
       await shoot(o, 'sms-sent');
-      const { code } = await codeFor(stack.url, mobile, 'sms');
-      expect((await outbox(stack.url)).some((m) => m.channel === 'whatsapp' && sentTo(m, mobile))).toBe(false);
+      const { code } = await codeFor(stack().url, mobile, 'sms');
+      expect((await outbox(stack().url)).some((m) => m.channel === 'whatsapp' && sentTo(m, mobile))).toBe(false);
       expect(await o.page.getByTestId('sms-offer').count()).toBe(0);
       await verifyAndApply(o, code, 'sms');
     } finally {
