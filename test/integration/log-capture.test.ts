@@ -21,6 +21,11 @@ beforeAll(async () => {
   stack = await startLocalStack(
     localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_QUEUE_VISIBILITY_MS: '100' }),
   );
+  // Locally every function shares one process and Powertools' logger keeps its context on
+  // the instance, so a status callback arriving mid-request would lend the request its own
+  // request id. Lambda runs one invocation per environment; here the walk runs without the
+  // callbacks (test/integration/delivery-status.test.ts covers them).
+  stack.whatsApp.setWebhook(undefined);
 }, 60_000);
 afterAll(() => stack?.stop());
 
@@ -51,9 +56,11 @@ describe('log capture', () => {
     const api = stack.apiUrl;
     const mobile = uniqueMobile();
 
-    // A send the provider refuses (131026), then the walk: code, a wrong code, the code, submit.
+    // A send both providers refuse (WhatsApp 131026, then SMS a 500), then the walk: code,
+    // a wrong code, the code, submit.
     const refused = uniqueMobile();
     stack.whatsApp.failNext({ mode: 'recipient' });
+    stack.sms.failNext({ mode: 'http500' });
     expect((await post(api, '/api/otp/request', { mobile: refused, captchaToken: goodCaptcha })).status).toBe(502);
     expect((await post(api, '/api/otp/request', { mobile, captchaToken: goodCaptcha })).status).toBe(200);
     const code = stack.whatsApp.latestOtp(`91${mobile}`)!;
@@ -88,8 +95,11 @@ describe('log capture', () => {
       return found!;
     };
     const masked = `91XXXXXX${mobile.slice(-4)}`;
+    const refusedMasked = `91XXXXXX${refused.slice(-4)}`;
+    const fellBack = one('WhatsApp refused the code: sending by SMS', (i) => i.phone === refusedMasked);
+    expect(fellBack).toMatchObject({ level: 'INFO', providerCode: 131026, reason: 'undeliverable' });
     const http = [
-      one('OTP send failed', (i) => i.phone === `91XXXXXX${refused.slice(-4)}`),
+      one('OTP SMS send failed', (i) => i.phone === refusedMasked),
       one('OTP sent', (i) => i.phone === masked),
       one('OTP mismatch', (i) => i.phone === masked),
       one('OTP verified', (i) => i.phone === masked),
@@ -97,7 +107,8 @@ describe('log capture', () => {
     ];
     // INFO and WARN lines, below the ERROR this file asked for: the capture takes every level.
     expect(new Set(http.map((i) => i.level))).toEqual(new Set(['INFO', 'WARN']));
-    expect(http[0]).toMatchObject({ providerCode: 131026, errorCode: 'WHATSAPP_SEND_FAILED' });
+    expect(http[0]).toMatchObject({ errorCode: 'SMS_SEND_FAILED' });
+    expect(http[0].requestId).toBe(fellBack.requestId);
     for (const item of http) {
       // API Gateway's request id and Lambda's (the local adapter gives both the same value).
       expect(item.requestId).toMatch(/^[0-9a-f-]{36}$/);
