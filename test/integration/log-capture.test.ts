@@ -108,7 +108,7 @@ describe('log capture', () => {
     // INFO and WARN lines, below the ERROR this file asked for: the capture takes every level.
     expect(new Set(http.map((i) => i.level))).toEqual(new Set(['INFO', 'WARN']));
     expect(http[0]).toMatchObject({ errorCode: 'SMS_SEND_FAILED' });
-    expect(http[0].requestId).toBe(fellBack.requestId);
+    expect(http[0]?.requestId).toBe(fellBack.requestId);
     for (const item of http) {
       // API Gateway's request id and Lambda's (the local adapter gives both the same value).
       expect(item.requestId).toMatch(/^[0-9a-f-]{36}$/);
