@@ -43,6 +43,12 @@ export interface BackgroundFunctionDefinition extends FunctionNeeds {
   readonly timeoutSeconds: number;
 }
 
+/**
+ * Every API function's timeout. HTTP API waits up to 30 s, but a visitor on a phone should
+ * not; the code request fits WhatsApp and the SMS fallback inside it (lambdas/lib/time-budget.ts).
+ */
+export const apiFunctionTimeoutSeconds = 10;
+
 export const backgroundFunctions = {
   /** Sends every WhatsApp message after the OTP, and the automation webhook. */
   outboundConsumer: {

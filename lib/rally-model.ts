@@ -34,7 +34,7 @@ export const rallyModel = {
   durationSeconds: {
     /** reCAPTCHA siteverify, DynamoDB, then WhatsApp or SMS: two calls outside AWS. */
     'otp-request': 1.5,
-    /** ...and when a provider hangs: its 8 s timeout, then the fallback. */
+    /** ...and when WhatsApp is slow: up to half the function's time, then the fallback. */
     'otp-request-worst': 3,
     'otp-status': 0.1,
     'otp-verify': 0.2,

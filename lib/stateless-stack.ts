@@ -25,6 +25,7 @@ import { WebHosting } from './constructs/web-hosting';
 import {
   type FunctionNeeds,
   type TableGrant,
+  apiFunctionTimeoutSeconds,
   backgroundFunctions,
   handlerNeeds,
   handlerTableGrants,
@@ -183,7 +184,7 @@ export class StatelessStack extends Stack {
           handler: route.handler,
           description: served.map((r) => `${r.method} ${r.path}`).join(', '),
           tables: handlerTableGrants(routes, route.handler),
-          timeout: Duration.seconds(10),
+          timeout: Duration.seconds(apiFunctionTimeoutSeconds),
           ...handlerNeeds(routes, route.handler),
           reservedConcurrentExecutions: config.api.reservedConcurrency[route.handler],
         });

@@ -8,6 +8,7 @@ import type {
 } from 'aws-lambda';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { RouteDefinition } from '../lib/api-routes';
+import { apiFunctionTimeoutSeconds } from '../lib/functions';
 
 type HttpHandler = (
   event: APIGatewayProxyEventV2 | APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -144,7 +145,9 @@ export async function startApiAdapter(options: ApiAdapterOptions): Promise<ApiAd
     const matches = compiled.filter((c) => c.pattern.test(url.pathname));
     const match = matches.find((c) => c.route.method === method);
     const log = (status: number) =>
-      options.log?.(`${method} ${match?.route.path ?? url.pathname.split('/').slice(0, 3).join('/')} ${status} ${Date.now() - started}ms`);
+      options.log?.(
+        `${method} ${match?.route.path ?? url.pathname.split('/').slice(0, 3).join('/')} ${status} ${Date.now() - started}ms`,
+      );
     if (!match) {
       // API Gateway's own answer for an unknown route.
       sendJson(res, 404, { message: 'Not Found' });
@@ -166,7 +169,9 @@ export async function startApiAdapter(options: ApiAdapterOptions): Promise<ApiAd
       return log(413);
     }
     const values = match.pattern.exec(url.pathname)?.slice(1) ?? [];
-    const pathParameters = Object.fromEntries(match.params.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+    const pathParameters = Object.fromEntries(
+      match.params.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]),
+    );
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(req.headers)) {
       if (value !== undefined && key !== 'cookie') headers[key] = Array.isArray(value) ? value.join(',') : value;
@@ -202,7 +207,9 @@ export async function startApiAdapter(options: ApiAdapterOptions): Promise<ApiAd
         stage: '$default',
         time: now.toISOString(),
         timeEpoch: now.getTime(),
-        authorizer: claims ? { principalId: '', integrationLatency: 0, jwt: { claims, scopes: [] } } : (undefined as never),
+        authorizer: claims
+          ? { principalId: '', integrationLatency: 0, jwt: { claims, scopes: [] } }
+          : (undefined as never),
       },
       ...(body.length > 0 && {
         body: textual ? body.toString('utf8') : body.toString('base64'),
@@ -213,9 +220,9 @@ export async function startApiAdapter(options: ApiAdapterOptions): Promise<ApiAd
     let result: APIGatewayProxyResultV2;
     try {
       const handler = await handlerFor(match.route.handler);
-      result = await handler(event, localContext(match.route.handler, requestId));
+      result = await withinTimeout(handler(event, localContext(match.route.handler, requestId)));
     } catch (error) {
-      // What API Gateway answers when the integration fails.
+      // What API Gateway answers when the integration fails (a crash, or Lambda's timeout).
       options.log?.(`handler ${match.route.handler} threw ${(error as Error).name}`);
       sendJson(res, 500, { message: 'Internal Server Error' });
       return log(500);
@@ -255,7 +262,27 @@ export async function startApiAdapter(options: ApiAdapterOptions): Promise<ApiAd
   };
 }
 
+const functionTimeoutMs = apiFunctionTimeoutSeconds * 1000;
+
+/** Lambda stops an invocation at its timeout: the handler's answer after it is lost. */
+async function withinTimeout<T>(running: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`Task timed out after ${apiFunctionTimeoutSeconds} seconds`);
+      error.name = 'TimeoutError';
+      reject(error);
+    }, functionTimeoutMs);
+  });
+  try {
+    return await Promise.race([running, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function localContext(functionName: string, awsRequestId: string): Context {
+  const started = Date.now();
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -265,7 +292,7 @@ function localContext(functionName: string, awsRequestId: string): Context {
     awsRequestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, functionTimeoutMs - (Date.now() - started)),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

@@ -4,6 +4,7 @@ import {
   type SendTextMessageCommandInput,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import type { SmsTemplate } from '../lib/env';
+import { callTimeout, type CallOptions } from '../lib/time-budget';
 
 // The SMS side of the message gateway: AWS End User Messaging SMS (SendTextMessage) with
 // India's DLT parameters. TRAI's DLT rules: every commercial SMS to an Indian number
@@ -27,7 +28,7 @@ export class SmsError extends Error {
 
 export interface SmsGateway {
   /** Sends `template` with its `{#var#}` replaced by `variables` in order; resolves with the MessageId. */
-  send(to: string, template: SmsTemplate, variables: readonly string[]): Promise<string>;
+  send(to: string, template: SmsTemplate, variables: readonly string[], options?: CallOptions): Promise<string>;
 }
 
 export interface SmsConfig {
@@ -87,7 +88,7 @@ export function makeSmsGateway(
   client: PinpointSMSVoiceV2Client = makeSmsClient(config),
 ): SmsGateway {
   return {
-    async send(to, template, variables) {
+    async send(to, template, variables, options) {
       if (!isSmsConfigured(config)) throw new SmsError('not-configured');
       const input: SendTextMessageCommandInput = {
         DestinationPhoneNumber: `+${to}`,
@@ -100,7 +101,7 @@ export function makeSmsGateway(
       let messageId: string | undefined;
       try {
         const result = await client.send(new SendTextMessageCommand(input), {
-          abortSignal: AbortSignal.timeout(config.timeoutMs),
+          abortSignal: AbortSignal.timeout(callTimeout(config.timeoutMs, options)),
         });
         messageId = result.MessageId;
       } catch (error) {

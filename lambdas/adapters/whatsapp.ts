@@ -1,11 +1,15 @@
 import * as z from 'zod';
+import { callTimeout, type CallOptions } from '../lib/time-budget';
 
 // The WhatsApp side of the message gateway (the Cloud API); SMS is lambdas/adapters/sms.ts.
 // Handlers see typed failures, never HTTP.
 
 export interface MessageGateway {
-  /** The authentication template with the code in the body and the URL button. */
-  sendOtp(to: string, code: string): Promise<string>;
+  /**
+   * The authentication template with the code in the body and the URL button; `timeoutMs`
+   * shortens the configured timeout (the code request keeps time for the SMS fallback).
+   */
+  sendOtp(to: string, code: string, options?: CallOptions): Promise<string>;
   /** The welcome template, with its header video when one is configured. */
   sendWelcome(to: string): Promise<string>;
   sendText(to: string, body: string): Promise<string>;
@@ -70,7 +74,7 @@ const errorSchema = z.object({
 });
 
 export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fetch = fetch): MessageGateway {
-  async function send(to: string, payload: Record<string, unknown>): Promise<string> {
+  async function send(to: string, payload: Record<string, unknown>, options?: CallOptions): Promise<string> {
     if (!config.accessToken || !config.phoneNumberId) throw new WhatsAppError('not-configured');
     const url = `${config.baseUrl.replace(/\/$/, '')}/${config.apiVersion}/${encodeURIComponent(config.phoneNumberId)}/messages`;
     let response: Response;
@@ -80,7 +84,7 @@ export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fe
         method: 'POST',
         headers: { authorization: `Bearer ${config.accessToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...payload }),
-        signal: AbortSignal.timeout(config.timeoutMs),
+        signal: AbortSignal.timeout(callTimeout(config.timeoutMs, options)),
       });
       body = await response.json().catch(() => undefined);
     } catch {
@@ -105,18 +109,22 @@ export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fe
   }
 
   return {
-    sendOtp: (to, code) =>
-      send(to, {
-        type: 'template',
-        template: {
-          name: config.authTemplate.name,
-          language: { code: config.authTemplate.language },
-          components: [
-            { type: 'body', parameters: [{ type: 'text', text: code }] },
-            { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] },
-          ],
+    sendOtp: (to, code, options) =>
+      send(
+        to,
+        {
+          type: 'template',
+          template: {
+            name: config.authTemplate.name,
+            language: { code: config.authTemplate.language },
+            components: [
+              { type: 'body', parameters: [{ type: 'text', text: code }] },
+              { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] },
+            ],
+          },
         },
-      }),
+        options,
+      ),
     sendWelcome: (to) =>
       send(to, {
         type: 'template',

@@ -14,6 +14,7 @@ import { logger } from '../lib/logger';
 import { count } from '../lib/metrics';
 import { type OtpChannels, smsOfferOpen } from '../lib/otp-channels';
 import { ipKey, publicFlowRuntime } from '../lib/public-flow';
+import { sendDeadline } from '../lib/time-budget';
 import { viewerAddress } from '../lib/viewer-address';
 
 /** How long a delivery handle lives: past the code's own 5 minutes, for a late status. */
@@ -48,7 +49,7 @@ export interface OtpRequestDeps {
  */
 export function makeHandler(deps: OtpRequestDeps) {
   const { settings } = deps;
-  return httpHandler<APIGatewayProxyEventV2>(async (event) => {
+  return httpHandler<APIGatewayProxyEventV2>(async (event, context) => {
     const { mobile, captchaToken, language = 'en', switchToSms } = parseBody(event, otpRequestSchema);
     const phone = toStoredPhone(mobile);
     const keys = await deps.keys();
@@ -93,7 +94,13 @@ export function makeHandler(deps: OtpRequestDeps) {
 
     let sent;
     try {
-      sent = await channels.send(phone, code, { language, smsOnly: switchToSms !== undefined, now });
+      sent = await channels.send(phone, code, {
+        language,
+        smsOnly: switchToSms !== undefined,
+        now,
+        // WhatsApp, then SMS when it refuses, must both fit in this function's time.
+        deadline: sendDeadline(context),
+      });
     } catch (error) {
       // Nothing reached the visitor: they may try again at once (the hour and day still count).
       if (switchToSms === undefined) {

@@ -3,6 +3,7 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyEventV2WithJWTAuthorizer,
   APIGatewayProxyStructuredResultV2,
+  Context,
 } from 'aws-lambda';
 import type { z } from 'zod';
 import { type ApiErrorBody, type ErrorCode, errorMessages } from '../../rules/errors';
@@ -110,7 +111,7 @@ export function fieldCodes(issues: readonly z.core.$ZodIssue[]): Record<string, 
   return fields;
 }
 
-type Handler<E> = (event: E) => Promise<APIGatewayProxyStructuredResultV2>;
+type Handler<E> = (event: E, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /**
  * The one middleware chain of every HTTP handler: request-scoped logging and the

@@ -7,6 +7,7 @@ import type { OtpChannelMode, SmsTemplates } from './env';
 import { AppError } from './http';
 import { logger } from './logger';
 import { count, countBy } from './metrics';
+import type { CallOptions } from './time-budget';
 
 // Which channel carries a code, and the fallback: a stage uses WhatsApp, SMS, or
 // WhatsApp first with SMS when WhatsApp will not take the message now. The visitor
@@ -31,7 +32,18 @@ export interface OtpChannelsDeps {
 
 export interface OtpChannels {
   readonly hasSms: boolean;
-  send(phone: string, code: string, options: { language: 'en' | 'ta'; smsOnly?: boolean; now: Date }): Promise<OtpSent>;
+  send(phone: string, code: string, options: OtpSendOptions): Promise<OtpSent>;
+}
+
+export interface OtpSendOptions {
+  readonly language: 'en' | 'ta';
+  readonly smsOnly?: boolean;
+  readonly now: Date;
+  /**
+   * Epoch milliseconds by which every provider call must be done (lambdas/lib/time-budget.ts).
+   * WhatsApp gets at most half of what is left when SMS could follow; SMS gets the rest.
+   */
+  readonly deadline?: number;
 }
 
 /** WhatsApp failed, or has not reported the code delivered (or read) within the offer time. */
@@ -92,12 +104,20 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
   const hasSms = deps.mode !== 'whatsapp' && deps.smsTemplates !== undefined;
   const hasWhatsApp = deps.mode !== 'sms';
 
-  const bySms = async (phone: string, code: string, language: 'en' | 'ta', fellBack: boolean): Promise<OtpSent> => {
+  const left = (deadline: number | undefined, share = 1): CallOptions =>
+    deadline === undefined ? {} : { timeoutMs: Math.floor((deadline - Date.now()) * share) };
+
+  const bySms = async (
+    phone: string,
+    code: string,
+    { language, deadline }: OtpSendOptions,
+    fellBack: boolean,
+  ): Promise<OtpSent> => {
     const templates = deps.smsTemplates?.otp;
     if (!templates) throw new AppError('SMS_NOT_CONFIGURED');
     const template = (language === 'ta' && templates.ta) || templates.en;
     try {
-      const messageId = await (await deps.sms()).send(phone, template, [code]);
+      const messageId = await (await deps.sms()).send(phone, template, [code], left(deadline));
       countBy('MessageAccepted', 'channel', 'sms');
       return { channel: 'sms', messageId, fellBack };
     } catch (error) {
@@ -131,15 +151,16 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
 
   return {
     hasSms,
-    async send(phone, code, { language, smsOnly = false, now }) {
-      if (smsOnly || !hasWhatsApp) return bySms(phone, code, language, false);
+    async send(phone, code, options) {
+      const { smsOnly = false, now, deadline } = options;
+      if (smsOnly || !hasWhatsApp) return bySms(phone, code, options, false);
       if (hasSms && (await tierFull(phone, now))) {
         countBy('OtpFellBackToSms', 'reason', 'tier-full');
         logger.info('WhatsApp tier full: code by SMS', { phone: maskPhone(phone) });
-        return bySms(phone, code, language, true);
+        return bySms(phone, code, options, true);
       }
       try {
-        const messageId = await (await deps.whatsapp()).sendOtp(phone, code);
+        const messageId = await (await deps.whatsapp()).sendOtp(phone, code, left(deadline, hasSms ? 0.5 : 1));
         countBy('MessageAccepted', 'channel', 'whatsapp');
         try {
           // The tier alarm reads this gauge's maximum against the stage's messaging tier.
@@ -173,7 +194,7 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
           reason,
           ...refusalFields(error),
         });
-        return bySms(phone, code, language, true);
+        return bySms(phone, code, options, true);
       }
     },
   };

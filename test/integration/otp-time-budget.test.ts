@@ -1,0 +1,58 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiFunctionTimeoutSeconds } from '../../lib/functions';
+import { ANSWER_MARGIN_MS } from '../../lambdas/lib/time-budget';
+import { localConfigSchema } from '../../local/config';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { goodCaptcha, post, uniqueMobile } from '../support/public-flow';
+
+// A code request sends by WhatsApp and, when WhatsApp refuses or hangs, by SMS, all inside
+// its function's 10 s (the local adapter stops a handler at its timeout, as Lambda does).
+// With the providers' own 8 s timeouts, two hanging providers would need 16 s: the request
+// shares out what it has left instead (lambdas/lib/time-budget.ts), so the visitor gets an
+// answer in our words, never API Gateway's 500 after a timeout.
+let stack: LocalStack;
+const functionMs = apiFunctionTimeoutSeconds * 1000;
+
+beforeAll(async () => {
+  // The deployed defaults, whatever another file of this worker set.
+  process.env.WHATSAPP_TIMEOUT_MS = '8000';
+  process.env.SMS_TIMEOUT_MS = '8000';
+  process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+  stack = await startLocalStack(
+    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'whatsapp-then-sms' }),
+  );
+}, 60_000);
+afterAll(() => stack?.stop());
+afterEach(() => {
+  stack.whatsApp.reset();
+  stack.sms.reset();
+});
+
+async function timedRequest(mobile: string) {
+  const started = performance.now();
+  const answer = await post(stack.apiUrl, '/api/otp/request', { mobile, captchaToken: goodCaptcha });
+  return { ...answer, ms: performance.now() - started };
+}
+
+describe('the code request within its function timeout', () => {
+  it('WhatsApp hangs: it gets half the time, and the code goes by SMS well inside the 10 s', async () => {
+    stack.whatsApp.failNext({ times: 1, mode: 'timeout' });
+    const mobile = uniqueMobile();
+    const answer = await timedRequest(mobile);
+    expect(answer).toMatchObject({ status: 200, body: { channel: 'sms', fellBack: true } });
+    expect(stack.sms.latestOtp(`91${mobile}`)).toMatch(/^\d{6}$/);
+    // Half of (10 s less the margin), not WhatsApp's own 8 s.
+    expect(answer.ms).toBeLessThan((functionMs - ANSWER_MARGIN_MS) / 2 + 1500);
+  }, 30_000);
+
+  it('both providers hang: the visitor is told in our words before the function times out', async () => {
+    stack.whatsApp.failNext({ times: 1, mode: 'timeout' });
+    stack.sms.failNext({ times: 1, mode: 'timeout' });
+    const mobile = uniqueMobile();
+    const answer = await timedRequest(mobile);
+    expect(answer).toMatchObject({ status: 502, body: { error: { code: 'NETWORK_ERROR' } } });
+    expect(answer.ms).toBeLessThan(functionMs);
+    // Nothing reached the visitor, so the cooldown was given back: a retry works at once.
+    expect(await timedRequest(mobile)).toMatchObject({ status: 200, body: { channel: 'whatsapp' } });
+  }, 30_000);
+});
