@@ -49,15 +49,23 @@ describe('captcha stand-in (siteverify)', () => {
 
 describe('captcha browser shim', () => {
   interface FakeWindow {
-    localStorage: { getItem(key: string): string | null };
+    localStorage: { getItem(key: string): string | null; removeItem(key: string): void };
     grecaptcha?: {
       ready(cb: () => void): void;
       execute(siteKey: string, options: { action: string }): Promise<string>;
     };
   }
 
-  function load(stored: string | null) {
-    const window: FakeWindow = { localStorage: { getItem: (key) => (key === 'dev_captcha' ? stored : null) } };
+  function load(initial: string | null) {
+    let stored = initial;
+    const window: FakeWindow = {
+      localStorage: {
+        getItem: (key) => (key === 'dev_captcha' ? stored : null),
+        removeItem: (key) => {
+          if (key === 'dev_captcha') stored = null;
+        },
+      },
+    };
     // The shim is browser source served as text: evaluating it is the point of the test.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const run = new Function('window', captchaShimScript()) as (w: FakeWindow) => void;
@@ -73,8 +81,13 @@ describe('captcha browser shim', () => {
     expect(await grecaptcha.execute('site-key', { action: 'send_otp' })).toBe('dev.send_otp.0.9');
   });
 
-  it('follows localStorage.dev_captcha: fail, or a forced score', async () => {
-    expect(await load('fail').execute('site-key', { action: 'send_otp' })).toBe('dev-fail');
+  it('follows localStorage.dev_captcha: fail once, or a forced score', async () => {
+    const failing = load('fail');
+    expect(await failing.execute('site-key', { action: 'send_otp' })).toBe('dev-fail');
+    expect(await failing.execute('site-key', { action: 'send_otp' })).toBe('dev.send_otp.0.9');
+    const low = load('0.2');
+    await low.execute('site-key', { action: 'send_otp' });
+    expect(await low.execute('site-key', { action: 'send_otp' })).toBe('dev.send_otp.0.2');
     expect(await load('0.2').execute('site-key', { action: 'send_otp' })).toBe('dev.send_otp.0.2');
     expect(await load('7').execute('site-key', { action: 'send_otp' })).toBe('dev.send_otp.0.9');
   });

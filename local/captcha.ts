@@ -71,8 +71,9 @@ export async function startCaptchaStandIn(options: CaptchaStandInOptions): Promi
 
 /**
  * Browser source standing in for https://www.google.com/recaptcha/api.js.
- * `localStorage.dev_captcha` forces the outcome: 'fail' gives a refused token, a
- * number from 0 to 1 gives that score; otherwise the score is 0.9.
+ * `localStorage.dev_captcha` forces the outcome: 'fail' gives one refused token (the
+ * setting is then removed, so the next send goes through), a number from 0 to 1 gives
+ * that score for as long as it is set; otherwise the score is 0.9.
  */
 export function captchaShimScript(): string {
   return `/* Local stand-in for reCAPTCHA v3 (api.js). Never served outside local mode. */
@@ -109,7 +110,15 @@ export function captchaShimScript(): string {
         return Promise.reject(new Error('grecaptcha.execute: action may only contain letters, digits, slashes and underscores'));
       }
       var force = forced();
-      if (force === 'fail') return Promise.resolve('dev-fail');
+      if (force === 'fail') {
+        // One refused token: the visitor's next try goes through, as after a real refusal.
+        try {
+          storage().removeItem('dev_captcha');
+        } catch (e) {
+          /* blocked storage: every token fails until the setting goes */
+        }
+        return Promise.resolve('dev-fail');
+      }
       var score = DEFAULT_SCORE;
       if (force !== null && force.trim() !== '') {
         var n = Number(force);

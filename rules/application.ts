@@ -3,7 +3,7 @@ import { ageToday, MINIMUM_AGE } from './age';
 import { educations, genders, occupations, TERMS_VERSION } from './application-values';
 import { districts } from './districts';
 import { parseDate } from './ist';
-import { isValidMobile } from './phone';
+import { mobileProblem } from './phone';
 
 // The membership application, as the form collects it and as the server re-checks it.
 // One schema for both sides; field errors carry stable codes the SPA translates
@@ -32,7 +32,10 @@ export {
 const districtNames = new Set(districts.map((d) => d.en));
 const constituenciesOf = new Map(districts.map((d) => [d.en, new Set(d.constituencies.map((c) => c.en))]));
 
-export const mobileSchema = z.string().refine(isValidMobile, 'INVALID_PHONE');
+export const mobileSchema = z.string().superRefine((value, ctx) => {
+  const problem = mobileProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const requiredText = (max: number) =>
   z

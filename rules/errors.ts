@@ -3,6 +3,7 @@
 export const errorMessages = {
   VALIDATION_FAILED: 'Some details are missing or not valid. Please check the form.',
   INVALID_PHONE: 'Please enter a valid 10-digit phone number',
+  INVALID_PHONE_START: 'An Indian mobile number starts with 6, 7, 8 or 9. Please check the number.',
   ALREADY_REGISTERED: 'You have already registered with this phone number.',
   CAPTCHA_FAILED: 'reCAPTCHA validation failed. Please try again.',
   RATE_LIMITED: 'Too many attempts. Please try again later.',

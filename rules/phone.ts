@@ -12,6 +12,15 @@ export function isValidMobile(tenDigits: string): boolean {
   return MOBILE.test(tenDigits);
 }
 
+/**
+ * What is wrong with a mobile number, as an error code: not ten digits, or ten digits that
+ * do not start as an Indian mobile number does (6, 7, 8 or 9). Undefined when it is valid.
+ */
+export function mobileProblem(tenDigits: string): 'INVALID_PHONE' | 'INVALID_PHONE_START' | undefined {
+  if (!/^\d{10}$/.test(tenDigits)) return 'INVALID_PHONE';
+  return MOBILE.test(tenDigits) ? undefined : 'INVALID_PHONE_START';
+}
+
 /** '9876543210' -> '919876543210'. Accepts an already prefixed 12-digit number. */
 export function toStoredPhone(number: string): string {
   const digits = number.replace(/\D/g, '');

@@ -484,7 +484,7 @@ runPart('dynamo', async (add) => {
         otps: makeOtpStore(db, names.otps),
         keys: () => Promise.resolve(keys),
         clock: () => new Date(),
-        settings: { maxAttempts: 5, verificationTtlSeconds: 1800 },
+        settings: { maxAttempts: 5, verificationTtlSeconds: 1800, resendSeconds: 60 },
       }),
       submit: submit.makeHandler({
         applications,

@@ -25,6 +25,7 @@ export class AppError extends Error {
 const statusByCode: Partial<Record<ErrorCode, number>> = {
   VALIDATION_FAILED: 400,
   INVALID_PHONE: 400,
+  INVALID_PHONE_START: 400,
   UNDER_AGE: 400,
   CAPTCHA_FAILED: 400,
   OTP_INVALID: 400,

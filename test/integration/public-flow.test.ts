@@ -73,12 +73,13 @@ describe('OTP request', () => {
     expect(otpCount()).toBe(before);
   });
 
-  it('refuses a number that is not an Indian mobile number', async () => {
+  it('refuses a number that is not an Indian mobile number, saying which rule it breaks', async () => {
     const result = await requestOtp('5123456789');
     expect(result).toMatchObject({
       status: 400,
-      body: { error: { code: 'VALIDATION_FAILED', fields: { mobile: 'INVALID_PHONE' } } },
+      body: { error: { code: 'VALIDATION_FAILED', fields: { mobile: 'INVALID_PHONE_START' } } },
     });
+    expect((await requestOtp('98765')).body.error.fields).toEqual({ mobile: 'INVALID_PHONE' });
   });
 
   it('allows one send per minute, five per hour, ten per day, and says when to try again', async () => {
@@ -157,13 +158,25 @@ describe('OTP verify', () => {
     expect((await verifyOtp(mobile, code)).body.error.code).toBe('OTP_NOT_FOUND');
   });
 
-  it('voids the code after five wrong guesses, even for the right digits', async () => {
+  it('says at the fifth wrong guess that the code is void, and keeps saying it for the right digits', async () => {
     const mobile = uniqueMobile();
     await requestOtp(mobile);
     const code = codeFor(mobile)!;
-    for (let i = 0; i < 5; i++) expect((await verifyOtp(mobile, wrong(code))).body.error.code).toBe('OTP_INVALID');
-    const sixth = await verifyOtp(mobile, code);
-    expect(sixth).toMatchObject({ status: 400, body: { error: { code: 'OTP_TOO_MANY_ATTEMPTS' } } });
+    for (let i = 0; i < 4; i++) expect((await verifyOtp(mobile, wrong(code))).body.error.code).toBe('OTP_INVALID');
+    const fifth = await verifyOtp(mobile, wrong(code));
+    expect(fifth).toMatchObject({ status: 400, body: { error: { code: 'OTP_TOO_MANY_ATTEMPTS', attemptsLeft: 0 } } });
+    // When a new code may be sent: the rest of the one-minute wait.
+    expect(fifth.body.error.retryAfterSeconds).toBeGreaterThan(45);
+    expect(fifth.body.error.retryAfterSeconds).toBeLessThanOrEqual(60);
+    for (const guess of [code, code]) {
+      const after = await verifyOtp(mobile, guess);
+      expect(after).toMatchObject({ status: 400, body: { error: { code: 'OTP_TOO_MANY_ATTEMPTS' } } });
+    }
+    moveClock(61);
+    expect((await verifyOtp(mobile, code)).body.error.retryAfterSeconds).toBeUndefined();
+    // A new code replaces the void one.
+    expect((await requestOtp(mobile)).status).toBe(200);
+    expect((await verifyOtp(mobile, codeFor(mobile)!)).status).toBe(200);
   });
 
   it('counts every concurrent guess: at most five are compared', async () => {
@@ -171,7 +184,9 @@ describe('OTP verify', () => {
     await requestOtp(mobile);
     const code = codeFor(mobile)!;
     const guesses = await Promise.all(Array.from({ length: 20 }, () => verifyOtp(mobile, wrong(code))));
-    expect(guesses.filter((g) => g.body.error?.code === 'OTP_INVALID')).toHaveLength(5);
+    const codes = guesses.map((g) => g.body.error?.code);
+    expect(codes.filter((c) => c === 'OTP_INVALID')).toHaveLength(4);
+    expect(codes.filter((c) => c === 'OTP_TOO_MANY_ATTEMPTS')).toHaveLength(16);
     expect((await verifyOtp(mobile, code)).status).not.toBe(200);
   });
 

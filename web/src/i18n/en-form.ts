@@ -21,6 +21,7 @@ export const enForm = {
     verifiedSms: 'Mobile number verified',
     whatsappFailedNoSms:
       'The WhatsApp message did not reach your phone. Check that this number has WhatsApp, then resend the OTP.',
+    tooManyAttempts: 'Too many wrong attempts: this OTP no longer works. Request a new OTP.',
   },
   form: {
     heading: 'Join the Movement',

@@ -60,10 +60,9 @@ export const en = {
     whatsappHelp: 'Check that the number is right and has WhatsApp, then try again in a minute.',
     smsPossible: 'Try again: if WhatsApp cannot take it, the code will come by SMS.',
   },
+  // Said only when the service cannot be reached: nothing is shown while all is well.
   health: {
-    loading: 'Checking service…',
-    ok: 'Service online',
-    error: 'Service unavailable',
+    error: 'The membership service cannot be reached right now. Please try again in a few minutes.',
   },
   notFound: {
     title: 'Page not found',

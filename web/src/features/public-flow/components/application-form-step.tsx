@@ -131,6 +131,11 @@ export function ApplicationFormStep(props: ApplicationFormStepProps) {
     if (!submitting) void submit();
   };
 
+  // "Some details are missing or not valid" speaks of the fields: it goes once none is marked.
+  const fieldsFixed = Object.keys(errors).length === 0;
+  const shownFailure =
+    failure && fieldsFixed && (failure.code === 'VALIDATION_FAILED' || failure.code === 'UNDER_AGE') ? null : failure;
+
   const error = (name: FieldName) => {
     // The constituency cannot be chosen before the district: the district's message says it.
     if (name === 'assembly_constituency' && !values.revenue_district) return undefined;
@@ -397,7 +402,7 @@ export function ApplicationFormStep(props: ApplicationFormStepProps) {
       <button type="submit" className="button button-primary" disabled={submitting}>
         {submitting ? t('form.submitting') : t('form.submit')}
       </button>
-      <div className="step-messages">{failure && <FailureMessage failure={failure} />}</div>
+      <div className="step-messages">{shownFailure && <FailureMessage failure={shownFailure} />}</div>
     </form>
   );
 }

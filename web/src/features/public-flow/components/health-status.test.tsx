@@ -12,7 +12,7 @@ afterEach(() => {
 const status = () => screen.getByTestId('health-status');
 
 describe('service status line', () => {
-  it('reads online when /api/health answers ok', async () => {
+  it('shows nothing when /api/health answers ok', async () => {
     const fetchMock = vi.fn<typeof fetch>(() =>
       Promise.resolve(jsonResponse(200, { status: 'ok', stage: 'test', database: 'ok', time: '2025-01-01T00:00:00Z' })),
     );
@@ -20,21 +20,23 @@ describe('service status line', () => {
     renderWithI18n(<HealthStatus />);
     expect(status().dataset.state).toBe('loading');
     await waitFor(() => expect(status().dataset.state).toBe('ok'));
-    expect(status().textContent).toBe('Service online');
+    expect(status().textContent).toBe('');
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/health');
   });
 
-  it('reads unavailable, in Tamil too, when the API fails', async () => {
+  it('says the service cannot be reached, in Tamil too, when the API fails', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn<typeof fetch>(() => Promise.resolve(jsonResponse(500, { error: { code: 'INTERNAL', message: 'x' } }))),
     );
     renderWithI18n(<HealthStatus />, 'ta');
     await waitFor(() => expect(status().dataset.state).toBe('error'));
-    expect(status().textContent).toBe('சேவை தற்போது கிடைக்கவில்லை');
+    expect(status().textContent).toBe(
+      'உறுப்பினர் சேர்க்கைச் சேவையை இப்போது அணுக இயலவில்லை. சில நிமிடங்கள் கழித்து மீண்டும் முயலவும்.',
+    );
   });
 
-  it('reads unavailable when the answer is not a health body', async () => {
+  it('says so too when the answer is not a health body', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn<typeof fetch>(() => Promise.resolve(jsonResponse(200, { status: 'degraded' }))),

@@ -1,14 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { useHealth } from '../hooks/use-health';
 
-/** A one-line service status from GET /api/health. */
+/**
+ * From GET /api/health: nothing while all is well (a visitor has no use for "online"), a
+ * translated notice when the service cannot be reached. The live region is always in the
+ * page, so that the notice is announced when it appears.
+ */
 export function HealthStatus() {
   const { t } = useTranslation();
   const state = useHealth();
   return (
-    <p className="health-status" role="status" data-testid="health-status" data-state={state}>
-      <span className="health-dot" aria-hidden="true" />
-      {t(`health.${state}`)}
-    </p>
+    <div className="health-status" role="status" data-testid="health-status" data-state={state}>
+      {state === 'error' && <p className="alert alert-warning">{t('health.error')}</p>}
+    </div>
   );
 }

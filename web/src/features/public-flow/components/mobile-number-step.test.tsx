@@ -63,7 +63,7 @@ describe('mobile number entry', () => {
     await user.type(input(), '5876543210'); // Indian mobiles start with 6-9
     expect(send().disabled).toBe(true);
     expect(input().getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('Please enter a valid 10-digit phone number')).toBeTruthy();
+    expect(screen.getByText('An Indian mobile number starts with 6, 7, 8 or 9. Please check the number.')).toBeTruthy();
   });
 
   it('says a short number is invalid once the field is left, and links the message to the field', async () => {

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isValidMobile, sanitizeMobileInput } from '../../../../../rules/phone';
+import { mobileProblem, sanitizeMobileInput } from '../../../../../rules/phone';
 import { requestOtp } from '../api/request-otp';
 import { useCaptcha } from '../hooks/use-captcha';
-import { type OtpSnapshot, otpSnapshotOf } from '../utils/flow-storage';
+import { isResumable, type OtpSnapshot, otpSnapshotOf } from '../utils/flow-storage';
 import { type Failure, FailureMessage, failureOf } from './failure-message';
 import { fieldAria } from './form-field';
 
@@ -28,12 +28,14 @@ interface MobileNumberStepProps {
   readonly mobile: string;
   /** Focus the number on mount (back from the code or the form), not on a page load. */
   readonly autoFocus?: boolean;
+  /** The code sent before "Change phone number": entering that number again goes back to it. */
+  readonly earlier?: OtpSent;
   readonly onMobileChange: (mobile: string) => void;
   readonly onSent: (sent: OtpSent) => void;
 }
 
 /** Step 1: the visitor's mobile number and the button that sends the code (by WhatsApp, or SMS). */
-export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, onSent }: MobileNumberStepProps) {
+export function MobileNumberStep({ mobile, autoFocus = false, earlier, onMobileChange, onSent }: MobileNumberStepProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -50,9 +52,10 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
     if (autoFocus) inputRef.current?.focus();
   }, [autoFocus]);
 
-  const valid = isValidMobile(mobile);
+  const problem = mobileProblem(mobile);
+  const valid = problem === undefined;
   // Say it once the visitor has left the field or typed all ten digits, not on the first keystroke.
-  const showInvalid = !valid && mobile.length > 0 && (touched || mobile.length === 10);
+  const shownProblem = mobile.length > 0 && (touched || mobile.length === 10) ? problem : undefined;
   const shownFailure: Failure | null = failure ?? (captcha.state === 'failed' ? { code: 'CAPTCHA_FAILED' } : null);
 
   const inputId = `${id}-mobile`;
@@ -84,7 +87,11 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setTouched(true);
-    if (!valid || sending || captcha.state !== 'ready') return;
+    if (!valid || sending) return;
+    // The same number again: the code already sent still works, or a new one cannot be sent
+    // yet (the code step says when). Asking again would only meet the one-minute wait.
+    if (earlier?.mobile === mobile && isResumable(earlier.otp, Date.now())) return onSent(earlier);
+    if (captcha.state !== 'ready') return;
     void send();
   };
 
@@ -114,7 +121,7 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
             autoComplete="tel-national"
             required
             value={mobile}
-            {...fieldAria(inputId, { hint: true, error: showInvalid ? 'INVALID_PHONE' : undefined })}
+            {...fieldAria(inputId, { hint: true, error: shownProblem })}
             onFocus={() => setEngaged(true)}
             onChange={(event) => {
               setEngaged(true);
@@ -126,7 +133,7 @@ export function MobileNumberStep({ mobile, autoFocus = false, onMobileChange, on
         </div>
         {/* One line kept free for the message, so that Send does not jump as it appears. */}
         <p id={`${inputId}-error`} className="field-error field-error-reserved" aria-live="polite">
-          {showInvalid ? t('errors.INVALID_PHONE') : ''}
+          {shownProblem ? t(`errors.${shownProblem}`) : ''}
         </p>
       </div>
       <button type="submit" className="button button-primary" disabled={!valid || sending || captcha.state !== 'ready'}>

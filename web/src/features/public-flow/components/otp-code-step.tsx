@@ -5,7 +5,7 @@ import { verifyOtp } from '../api/verify-otp';
 import { useCaptcha } from '../hooks/use-captcha';
 import { useDeliveryStatus } from '../hooks/use-delivery-status';
 import { digitsOnly } from '../utils/application-form-values';
-import { type OtpSnapshot, otpSnapshotOf, type Verification } from '../utils/flow-storage';
+import { isVoidReason, type OtpSnapshot, otpSnapshotOf, type Verification } from '../utils/flow-storage';
 import { type Failure, FailureMessage, failureOf } from './failure-message';
 
 interface OtpCodeStepProps {
@@ -58,6 +58,8 @@ export function OtpCodeStep({
   const inputId = `${id}-code`;
   const headingId = `${id}-heading`;
   const complete = code.length === 6;
+  // Void (too many wrong guesses, expired): the box closes and Resend is the way on.
+  const voided = otp.voided;
 
   const verify = async () => {
     setBusy('verifying');
@@ -68,8 +70,16 @@ export function OtpCodeStep({
     } catch (error) {
       // A wrong (or spent) code is cleared so that the next one can be typed at once.
       setCode('');
-      setFailure(failureOf(error));
+      const next = failureOf(error);
       setBusy(null);
+      if (isVoidReason(next.code)) {
+        // Said at once, and kept across a reload: no guess can help; a new code can, once the wait allows.
+        setFailure(null);
+        const wait = next.retryAfterSeconds ? Date.now() + next.retryAfterSeconds * 1000 : 0;
+        onResent({ ...otp, voided: next.code, resendAt: Math.max(otp.resendAt, wait) });
+        return;
+      }
+      setFailure(next);
       inputRef.current?.focus();
     }
   };
@@ -171,12 +181,13 @@ export function OtpCodeStep({
           pattern="[0-9]*"
           required
           value={code}
-          aria-invalid={failure?.code.startsWith('OTP_') ?? false}
-          aria-describedby={failure ? `${inputId}-hint ${inputId}-error` : `${inputId}-hint`}
+          disabled={voided !== undefined}
+          aria-invalid={(voided !== undefined || failure?.code.startsWith('OTP_')) ?? false}
+          aria-describedby={failure || voided ? `${inputId}-hint ${inputId}-error` : `${inputId}-hint`}
           onChange={(event) => setCode(digitsOnly(event.target.value, 6))}
         />
       </div>
-      <button type="submit" className="button button-primary" disabled={!complete || busy !== null}>
+      <button type="submit" className="button button-primary" disabled={!complete || busy !== null || voided !== undefined}>
         {busy === 'verifying' ? t('step1.verifying') : channel === 'whatsapp' ? t('step1.verify') : t('code.verify')}
       </button>
       <div className="step-messages">
@@ -185,12 +196,17 @@ export function OtpCodeStep({
             {t('errors.SERVICE_BUSY')}
           </p>
         )}
-        {failure && <FailureMessage id={`${inputId}-error`} failure={failure} />}
+        {failure ? (
+          <FailureMessage id={`${inputId}-error`} failure={failure} />
+        ) : (
+          voided && <VoidMessage id={`${inputId}-error`} reason={voided} />
+        )}
       </div>
       <div className="step-links">
         <ResendButton
           key={resendAt}
           resendAt={resendAt}
+          prominent={voided !== undefined}
           busy={busy === 'resending'}
           disabled={busy !== null || captcha.state !== 'ready'}
           onResend={() => void send('resending')}
@@ -205,12 +221,29 @@ export function OtpCodeStep({
 
 class CaptchaFailure extends Error {}
 
+/** The code cannot work any more: why, and that a new one is the way on (the Resend button says when). */
+function VoidMessage({ id, reason }: { id: string; reason: NonNullable<OtpSnapshot['voided']> }) {
+  const { t } = useTranslation();
+  return (
+    <div id={id} className="alert alert-error" role="alert" data-code={reason}>
+      <p className="alert-line">{reason === 'OTP_TOO_MANY_ATTEMPTS' ? t('code.tooManyAttempts') : t(`errors.${reason}`)}</p>
+    </div>
+  );
+}
+
 function formatCountdown(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
 /** "Resend OTP in 0:42", enabled once the server's cool-down is over. */
-function ResendButton(props: { resendAt: number; busy: boolean; disabled: boolean; onResend: () => void }) {
+function ResendButton(props: {
+  resendAt: number;
+  /** The code is void: a new one is what the visitor needs, so the button stands out. */
+  prominent: boolean;
+  busy: boolean;
+  disabled: boolean;
+  onResend: () => void;
+}) {
   const { t } = useTranslation();
   const [now, setNow] = useState(() => Date.now());
   const remaining = Math.max(0, Math.ceil((props.resendAt - now) / 1000));
@@ -225,7 +258,7 @@ function ResendButton(props: { resendAt: number; busy: boolean; disabled: boolea
   return (
     <button
       type="button"
-      className="button button-link"
+      className={props.prominent ? 'button button-secondary' : 'button button-link'}
       disabled={waiting || props.disabled}
       onClick={props.onResend}
       data-testid="resend-otp"

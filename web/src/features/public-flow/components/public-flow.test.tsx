@@ -277,7 +277,7 @@ describe('public flow: the application form', () => {
     expect(bodiesOf('/api/applications')).toEqual([]);
   });
 
-  it('submits the English values whatever the language, then thanks in Tamil and English and forgets the flow', async () => {
+  it('submits the English values whatever the language, then thanks in Tamil and English and forgets the answers', async () => {
     const user = userEvent.setup();
     openOnForm({ ...complete, accept_terms: false });
     await renderFlow('ta');
@@ -297,7 +297,15 @@ describe('public flow: the application form', () => {
         application: { ...complete, is_already_member: false },
       },
     ]);
-    expect(stored()).toBeNull();
+    // Only the step is kept, for a reload to thank again: no number, no answers.
+    expect(stored()).toEqual({ step: 'done', mobile: '', form: emptyForm });
+  });
+
+  it('thanks again after a reload, rather than going back to the number', async () => {
+    sessionStorage.setItem(FLOW_STORAGE_KEY, JSON.stringify({ step: 'done', mobile: '', form: emptyForm }));
+    await renderFlow();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Together, we shape the future!' })).toBeTruthy();
+    expect(screen.queryByLabelText('Mobile number')).toBeNull();
   });
 
   it('maps server field errors onto their fields', async () => {

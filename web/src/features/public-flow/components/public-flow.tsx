@@ -5,8 +5,10 @@ import { loadFormStrings } from '../../../i18n/i18n';
 import { emptyForm, fieldOrder, type FormValues } from '../utils/application-form-values';
 import {
   clearFlow,
+  doneSnapshot,
   type FlowSnapshot,
   initialSnapshot,
+  type OtpSnapshot,
   readFlow,
   type Verification,
   writeFlow,
@@ -45,9 +47,11 @@ export function PublicFlow() {
   const [restored] = useState(() => readFlow());
   const [snapshot, setSnapshot] = useState<FlowSnapshot>(restored.snapshot);
   const [notice, setNotice] = useState<Failure | null>(restored.expired ? { code: 'VERIFICATION_REQUIRED' } : null);
-  const [submitted, setSubmitted] = useState(false);
+  const [submitted, setSubmitted] = useState(restored.snapshot.step === 'done');
   // Focus follows the visitor's own step changes, never a page load.
   const [moved, setMoved] = useState(false);
+  // The code sent before "Change phone number": the same number again goes back to it.
+  const [earlier, setEarlier] = useState<{ mobile: string; otp: OtpSnapshot } | undefined>();
 
   const { t, i18n } = useTranslation();
   const needsForm = snapshot.step !== 'mobile';
@@ -69,7 +73,9 @@ export function PublicFlow() {
   const laterStrings = formStrings || i18n.exists('form.submit', { lng: i18n.language, fallbackLng: false });
 
   useEffect(() => {
-    if (submitted || isBlank(snapshot)) clearFlow();
+    // After a submit only the step is kept: a reload shows the thank-you, not an empty number.
+    if (submitted) writeFlow(doneSnapshot);
+    else if (isBlank(snapshot)) clearFlow();
     else writeFlow(snapshot);
   }, [snapshot, submitted]);
 
@@ -92,9 +98,10 @@ export function PublicFlow() {
     go({ ...rest, step: 'form', verification });
   };
 
-  // Change phone number: back to number entry with nothing kept.
+  // Change phone number: back to an empty number entry; only this page remembers the code sent.
   const onChangeNumber = () => {
     setNotice(null);
+    if (snapshot.otp) setEarlier({ mobile: snapshot.mobile, otp: snapshot.otp });
     go(initialSnapshot);
   };
 
@@ -155,6 +162,7 @@ export function PublicFlow() {
           <MobileNumberStep
             mobile={snapshot.mobile}
             autoFocus={moved}
+            earlier={earlier}
             onMobileChange={(mobile) => {
               void loadCodeStep();
               loadFormStrings(i18n).catch(() => undefined); // Again at the code step, if offline now.

@@ -27,7 +27,8 @@ const formSchema = v.object({
 });
 
 const snapshotSchema = v.object({
-  step: v.picklist(['mobile', 'code', 'form']),
+  /** 'done': the application went; a reload shows the thank-you again (nothing else is kept). */
+  step: v.picklist(['mobile', 'code', 'form', 'done']),
   mobile: v.pipe(v.string(), v.regex(/^\d{0,10}$/)),
   /** The code was sent: to which number, when another may be asked for (epoch ms), and how it went. */
   otp: v.optional(
@@ -45,6 +46,8 @@ const snapshotSchema = v.object({
       expiresAt: v.optional(v.number()),
       /** When to ask the server whether SMS may be offered (epoch ms); null: never. */
       smsOfferAt: v.optional(v.nullable(v.number()), null),
+      /** The code no longer works (too many wrong guesses, expired): why, as the server said it. */
+      voided: v.optional(v.picklist(['OTP_TOO_MANY_ATTEMPTS', 'OTP_EXPIRED', 'OTP_NOT_FOUND'])),
     }),
   ),
   verification: v.optional(
@@ -61,6 +64,22 @@ const snapshotSchema = v.object({
 export type FlowSnapshot = v.InferOutput<typeof snapshotSchema>;
 export type Verification = NonNullable<FlowSnapshot['verification']>;
 export type OtpSnapshot = NonNullable<FlowSnapshot['otp']>;
+export type VoidReason = NonNullable<OtpSnapshot['voided']>;
+
+const voidReasons: readonly string[] = ['OTP_TOO_MANY_ATTEMPTS', 'OTP_EXPIRED', 'OTP_NOT_FOUND'] satisfies VoidReason[];
+/** The server's answers after which the code cannot work any more, whatever is typed. */
+export function isVoidReason(code: string): code is VoidReason {
+  return voidReasons.includes(code);
+}
+
+/**
+ * The code already sent to this number is still worth going back to: it still works, or it
+ * is void but no new one may be sent yet (the code step says when).
+ */
+export function isResumable(otp: OtpSnapshot, now: number): boolean {
+  const alive = !otp.voided && (otp.expiresAt === undefined || otp.expiresAt > now);
+  return alive || otp.resendAt > now;
+}
 
 /** What the code step keeps of POST /api/otp/request's answer, times made absolute. */
 export function otpSnapshotOf(
@@ -89,6 +108,8 @@ export function otpSnapshotOf(
 }
 
 export const initialSnapshot: FlowSnapshot = { step: 'mobile', mobile: '', form: emptyForm };
+/** After a submit: the step alone, no number and no answers. */
+export const doneSnapshot: FlowSnapshot = { ...initialSnapshot, step: 'done' };
 
 function storage(): Storage | undefined {
   try {
@@ -127,6 +148,7 @@ export function readFlow(now: Date = new Date()): Restored {
   }
   if (!parsed.success) return { snapshot: initialSnapshot, expired: false };
   const snapshot: FlowSnapshot = { ...parsed.output, form: { ...emptyForm, ...parsed.output.form } };
+  if (snapshot.step === 'done') return { snapshot: doneSnapshot, expired: false };
   if (snapshot.step === 'form' || snapshot.verification) {
     if (!isVerificationValid(snapshot.verification, now)) {
       const { verification: _expired, otp: _otp, ...rest } = snapshot;
