@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
+import { normalizeSearchQuery } from '../../rules/search';
 import { type ApplicationFilters, type ApplicationRow, applicationRowSchema } from '../../rules/staff-api';
 import { AppError } from '../lib/http';
 
@@ -66,9 +67,11 @@ export function listingQuery(tableName: string, filters: ApplicationFilters): Qu
     ExpressionAttributeValues: values,
     ScanIndexForward: false,
   };
-  if (filters.q) {
+  // A number as the table shows it ('+91 86846 13282') is searched as stored digits.
+  const q = filters.q ? normalizeSearchQuery(filters.q) : '';
+  if (q) {
     names['#t'] = 'search_text';
-    values[':q'] = filters.q.toLowerCase();
+    values[':q'] = q;
     query.FilterExpression = 'contains(#t, :q)';
   }
   return query;
