@@ -187,8 +187,13 @@ export const stageConfigSchema = z
     whatsapp: z.object({
       authTemplate: z.string().min(1).default('auth2'),
       authTemplateLanguage: z.string().min(2).default('en'),
-      welcomeTemplate: z.string().min(1).default('welcome_message'),
-      welcomeTemplateLanguage: z.string().min(2).default('en_US'),
+      /** The welcome template for each page language: applicants get it in the language they applied in. */
+      welcomeTemplates: z
+        .object({
+          en: z.object({ name: z.string().min(1), language: z.string().min(2) }),
+          ta: z.object({ name: z.string().min(1), language: z.string().min(2) }),
+        })
+        .default({ en: { name: 'welcome_message', language: 'en_US' }, ta: { name: 'welcome_message', language: 'ta' } }),
       welcomeVideoUrl: z.url(),
     }),
     /** Receives every alarm of the stage (confirm the subscription e-mail after the first deploy). */
@@ -328,8 +333,8 @@ const base = {
   whatsapp: {
     authTemplate: 'auth2',
     authTemplateLanguage: 'en',
-    welcomeTemplate: 'welcome_message',
-    welcomeTemplateLanguage: 'en_US',
+    // One template name, approved in WhatsApp Manager in both languages.
+    welcomeTemplates: { en: { name: 'welcome_message', language: 'en_US' }, ta: { name: 'welcome_message', language: 'ta' } },
     welcomeVideoUrl,
   },
 } as const satisfies Partial<StageConfigInput>;

@@ -122,8 +122,7 @@ export class StatelessStack extends Stack {
     const publicFlowSettings: Record<string, string> = {
       WHATSAPP_AUTH_TEMPLATE: whatsapp.authTemplate,
       WHATSAPP_AUTH_LANGUAGE: whatsapp.authTemplateLanguage,
-      WHATSAPP_WELCOME_TEMPLATE: whatsapp.welcomeTemplate,
-      WHATSAPP_WELCOME_LANGUAGE: whatsapp.welcomeTemplateLanguage,
+      WHATSAPP_WELCOME_TEMPLATES: JSON.stringify(whatsapp.welcomeTemplates),
       WHATSAPP_WELCOME_VIDEO_URL: whatsapp.welcomeVideoUrl,
       CAPTCHA_MIN_SCORE: String(captcha.scoreThreshold),
       // Empty: any hostname (the site key is bound to its domains in the reCAPTCHA console).

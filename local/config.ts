@@ -91,6 +91,12 @@ export const localSms = {
   },
 } as const;
 
+/** The welcome template in each page language (WHATSAPP_WELCOME_TEMPLATES): one name, two languages, as in WhatsApp Manager. */
+export const localWhatsAppWelcomeTemplates = {
+  en: { name: 'welcome_message', language: 'en_US' },
+  ta: { name: 'welcome_message', language: 'ta' },
+} as const;
+
 /** The WhatsApp utility templates of the decision notices (WHATSAPP_DECISION_TEMPLATES). */
 export const localWhatsAppDecisionTemplates = {
   approved: { name: 'decision_approved', languages: { en: 'en', ta: 'ta' } },

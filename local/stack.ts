@@ -12,7 +12,7 @@ import { startApiAdapter, type ApiAdapter } from './api-adapter';
 import { captchaShimScript, startCaptchaStandIn } from './captcha';
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
-import { localSecrets, localSms, localWhatsAppDecisionTemplates } from './config';
+import { localSecrets, localSms, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
 import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, type TableNames } from './dynamodb';
 import { readJson } from './http-util';
 import { outboxEntries, renderOutbox } from './outbox-page';
@@ -97,6 +97,7 @@ function functionEnvironment(parts: {
     OUTBOUND_RETRY_BASE_SECONDS: String(parts.retryBaseSeconds),
     // The sandbox, like Meta, refuses the welcome template without its header video.
     WHATSAPP_WELCOME_VIDEO_URL: localWelcomeVideoUrl,
+    WHATSAPP_WELCOME_TEMPLATES: JSON.stringify(localWhatsAppWelcomeTemplates),
     LOCAL_SECRETS: JSON.stringify({ ...secrets, webhookUrl: parts.webhookUrl }),
     // Local stream batches take a few seconds at most; DynamoDB Local's indexes are synchronous.
     ROLLUPS_FENCE_SECONDS: '5',

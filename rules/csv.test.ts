@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { applicationExportColumns, CSV_BOM, csvCell, csvLine, csvParts, exportFileName, toCsv } from './csv';
+import { applicationExportColumns, CSV_BOM, csvCell, csvLine, csvParts, exportFileName, phoneAsText, toCsv } from './csv';
 
 describe('csv cells', () => {
   it('quotes every cell and doubles inner quotes', () => {
@@ -93,7 +93,7 @@ describe('csv files', () => {
     expect(parsed[0]).toMatchObject({
       id: 'a1',
       name: 'Kavya "KR" Raman',
-      phone_number: '919876543210',
+      phone_number: '91 98765 43210',
       email: '',
       is_already_member: 'false',
       motivation: 'To serve,\r\nand learn',
@@ -108,6 +108,25 @@ describe('csv files', () => {
 
   it('writes only a header when nothing matches', () => {
     expect(toCsv([], ['id', 'name'] as const)).toBe(`${CSV_BOM}"id","name"\r\n`);
+  });
+
+  it('writes times in IST with the +05:30 offset, as the screens show them', () => {
+    const text = toCsv([{ id: 'a3', submitted_at: '2026-11-20T17:30:00.000Z', updated_at: '2026-11-20T18:31:05.123Z' }], applicationExportColumns);
+    const [row] = parse<Record<string, string>>(text, { bom: true, columns: true });
+    expect(row!.submitted_at).toBe('2026-11-20T23:00:00+05:30');
+    expect(row!.updated_at).toBe('2026-11-21T00:01:05+05:30');
+    expect(Date.parse(row!.submitted_at!)).toBe(Date.parse('2026-11-20T17:30:00.000Z'));
+  });
+
+  it('writes phone numbers as text that no spreadsheet reads as a number', () => {
+    const text = toCsv([{ id: 'a4', phone_number: '919876543210', alternate_phone_number: '9000000001' }], applicationExportColumns);
+    const [row] = parse<Record<string, string>>(text, { bom: true, columns: true });
+    expect(row!.phone_number).toBe('91 98765 43210');
+    expect(row!.alternate_phone_number).toBe('90000 00001');
+    // Not a number in any reading, and the digits come back whole.
+    expect(Number.isNaN(Number(row!.phone_number))).toBe(true);
+    expect(row!.phone_number!.replace(/\D/g, '')).toBe('919876543210');
+    expect(phoneAsText('12345')).toBe('12345');
   });
 
   it('names the file after the IST day', () => {

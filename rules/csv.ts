@@ -2,6 +2,10 @@
 // safely. UTF-8 with a byte-order mark (so that Excel shows Tamil), every cell quoted
 // with inner quotes doubled, CRLF line ends (RFC 4180), and cells that a spreadsheet
 // would run as a formula neutralised with a leading apostrophe (OWASP "CSV injection").
+// Times are written in IST with their offset, as every screen shows them, and phone
+// numbers as text a spreadsheet cannot take for a number.
+
+import { istIso } from './ist';
 
 export const CSV_BOM = '\uFEFF';
 export const CSV_EOL = '\r\n';
@@ -51,9 +55,31 @@ export function csvLine(cells: readonly unknown[]): string {
   return cells.map(csvCell).join(',') + CSV_EOL;
 }
 
+const timeColumns = new Set(['submitted_at', 'updated_at']);
+const phoneColumns = new Set(['phone_number', 'alternate_phone_number']);
+
+/**
+ * '919876543210' -> '91 98765 43210', '9876543210' -> '98765 43210'. Twelve digits in a
+ * cell are a number to a spreadsheet (shown as 9.19877E+11, the last digits lost on
+ * save); with the spaces it stays text, and reads as the screens show it. A leading `+`
+ * would make it a formula. An import strips the spaces again.
+ */
+export function phoneAsText(value: string): string {
+  const m = /^(91)?(\d{5})(\d{5})$/.exec(value);
+  return m ? [m[1], m[2], m[3]].filter(Boolean).join(' ') : value;
+}
+
+/** A cell of an exported record: times in IST with their offset, numbers as text, the rest as is. */
+export function exportValue(column: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (timeColumns.has(column)) return istIso(value) ?? value;
+  if (phoneColumns.has(column)) return phoneAsText(value);
+  return value;
+}
+
 /** The line of one record, in the order of the columns. */
 export function csvRecordLine<C extends string>(record: Partial<Record<C, unknown>>, columns: readonly C[]): string {
-  return csvLine(columns.map((column) => record[column]));
+  return csvLine(columns.map((column) => exportValue(column, record[column])));
 }
 
 /**

@@ -13,6 +13,16 @@ export function istDate(at: Date): CalendarDate {
   return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
 }
 
+/**
+ * An instant (ISO, any offset) as IST with its offset, to the second:
+ * '2026-11-20T17:30:00.000Z' -> '2026-11-20T23:00:00+05:30'. Undefined when not a time.
+ */
+export function istIso(iso: string): string | undefined {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return undefined;
+  return `${new Date(at + IST_OFFSET_MS).toISOString().slice(0, 19)}+05:30`;
+}
+
 /** 'YYYY-MM-DD' of the IST day at the given instant. */
 export function istDay(at: Date): string {
   return formatDate(istDate(at));

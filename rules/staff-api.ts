@@ -106,6 +106,8 @@ export type StatusChangeRequest = z.infer<typeof statusChangeRequestSchema>;
 
 export const statusChangeResponseSchema = z.object({
   changed: z.array(z.string()),
+  /** Already had the requested status: nothing written, no audit entry. */
+  unchanged: z.array(z.string()).default([]),
   notFound: z.array(z.string()),
 });
 export type StatusChangeResponse = z.infer<typeof statusChangeResponseSchema>;

@@ -24,12 +24,12 @@ export interface Actor {
 
 /**
  * When the application's status last became what it is (ISO). Set only when the status
- * really changes (not when the same status is set again with a note): a decision notice
- * goes only while this is still the time of the change it notifies.
+ * really changes: a decision notice goes only while this is still the time of the change
+ * it notifies.
  */
 export const STATUS_CHANGED_AT = 'status_changed_at';
 
-/** `unchanged`: the application already had that status (the note and the audit entry are kept all the same). */
+/** `unchanged`: the application already had that status; nothing is written, not even the note or an audit entry. */
 export type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
 
 export interface ReviewStore {
@@ -58,8 +58,9 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
         );
         if (!current.Item) return 'not-found';
         const from = String(current.Item.application_status);
+        // Setting the status it already has changes nothing, so nothing goes in the trail.
+        if (from === status) return 'unchanged';
         const district = typeof current.Item.revenue_district === 'string' ? current.Item.revenue_district : 'Unknown';
-        const same = from === status;
         try {
           await db.send(
             new TransactWriteCommand({
@@ -68,7 +69,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
                   Update: {
                     TableName: tables.applications,
                     Key: { pk: applicationKey(id) },
-                    UpdateExpression: `SET application_status = :to, updated_at = :now, district_status = :ds${same ? '' : `, ${STATUS_CHANGED_AT} = :now`}`,
+                    UpdateExpression: `SET application_status = :to, updated_at = :now, district_status = :ds, ${STATUS_CHANGED_AT} = :now`,
                     ConditionExpression: 'application_status = :from',
                     ExpressionAttributeValues: { ':to': status, ':from': from, ':now': now.toISOString(), ':ds': `${district}#${status}` },
                   },
@@ -92,7 +93,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
               ],
             }),
           );
-          return same ? 'unchanged' : 'changed';
+          return 'changed';
         } catch (error) {
           if (!(error instanceof TransactionCanceledException) || attempt >= 5) throw error;
         }

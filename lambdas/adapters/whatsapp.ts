@@ -10,8 +10,8 @@ export interface MessageGateway {
    * shortens the configured timeout (the code request keeps time for the SMS fallback).
    */
   sendOtp(to: string, code: string, options?: CallOptions): Promise<string>;
-  /** The welcome template, with its header video when one is configured. */
-  sendWelcome(to: string): Promise<string>;
+  /** The welcome template in the language applied in, with its header video when one is configured. */
+  sendWelcome(to: string, language: WelcomeLanguage): Promise<string>;
   sendText(to: string, body: string): Promise<string>;
   /** Any approved template with text parameters in its body (the decision notices' utility templates). */
   sendTemplate(to: string, name: string, language: string, bodyParameters: readonly string[]): Promise<string>;
@@ -54,6 +54,9 @@ export function whatsAppRefusal(error: unknown): WhatsAppRefusal {
   return 'other';
 }
 
+/** The page languages: a Tamil applicant gets the Tamil welcome. */
+export type WelcomeLanguage = 'en' | 'ta';
+
 export interface WhatsAppConfig {
   readonly baseUrl: string;
   readonly apiVersion: string;
@@ -61,7 +64,9 @@ export interface WhatsAppConfig {
   readonly phoneNumberId: string;
   readonly timeoutMs: number;
   readonly authTemplate: { readonly name: string; readonly language: string };
-  readonly welcomeTemplate: { readonly name: string; readonly language: string; readonly videoLink?: string };
+  /** A template name and WhatsApp language code for each page language. */
+  readonly welcomeTemplates: Readonly<Record<WelcomeLanguage, { readonly name: string; readonly language: string }>>;
+  readonly welcomeVideoLink?: string;
 }
 
 const successSchema = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) });
@@ -125,16 +130,14 @@ export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fe
         },
         options,
       ),
-    sendWelcome: (to) =>
+    sendWelcome: (to, language) =>
       send(to, {
         type: 'template',
         template: {
-          name: config.welcomeTemplate.name,
-          language: { code: config.welcomeTemplate.language },
-          ...(config.welcomeTemplate.videoLink && {
-            components: [
-              { type: 'header', parameters: [{ type: 'video', video: { link: config.welcomeTemplate.videoLink } }] },
-            ],
+          name: config.welcomeTemplates[language].name,
+          language: { code: config.welcomeTemplates[language].language },
+          ...(config.welcomeVideoLink && {
+            components: [{ type: 'header', parameters: [{ type: 'video', video: { link: config.welcomeVideoLink } }] }],
           }),
         },
       }),

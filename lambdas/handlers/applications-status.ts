@@ -38,7 +38,7 @@ export function makeHandler(deps: { review: ReviewStore; clock: () => Date; noti
     const staff = requireStaff(event, 'write');
     const { ids, status, note } = parseBody(event, statusChangeRequestSchema);
     const now = deps.clock();
-    const result: StatusChangeResponse = { changed: [], notFound: [] };
+    const result: StatusChangeResponse = { changed: [], unchanged: [], notFound: [] };
     const unique = [...new Set(ids)];
     // 25 at a time: a selection of 100 takes four rounds of parallel transactions.
     for (let i = 0; i < unique.length; i += 25) {
@@ -47,17 +47,17 @@ export function makeHandler(deps: { review: ReviewStore; clock: () => Date; noti
       const reallyChanged: string[] = [];
       outcomes.forEach((outcome, j) => {
         const id = chunk[j]!;
-        if (outcome === 'not-found') return void result.notFound.push(id);
-        // Setting the status an application already has still records the note: it is listed as changed.
-        result.changed.push(id);
-        if (outcome === 'changed') reallyChanged.push(id);
+        if (outcome === 'not-found') result.notFound.push(id);
+        else if (outcome === 'unchanged') result.unchanged.push(id);
+        else reallyChanged.push(id);
       });
+      result.changed.push(...reallyChanged);
       // Queued chunk by chunk: a request cut short (a timeout) loses at most the notices of the chunk in flight.
       if (deps.notices?.enabled && isDecision(status) && reallyChanged.length > 0) {
         await queueNotices(deps.notices, reallyChanged, status, now);
       }
     }
-    logger.info('Status changed', { count: result.changed.length, status });
+    logger.info('Status changed', { count: result.changed.length, unchanged: result.unchanged.length, status });
     return json(200, result);
   });
 }

@@ -191,6 +191,11 @@ function throttleAttemptOf(record: SQSRecord): number {
 }
 
 const phoneSchema = z.object({ phone_number: z.string().regex(/^\d{12}$/) });
+/** The language applied in (the consent record keeps it; older rows: English). */
+const welcomeSchema = phoneSchema.extend({
+  language: z.enum(['en', 'ta']).optional(),
+  consent: z.object({ language: z.enum(['en', 'ta']).optional() }).optional(),
+});
 
 /** Log fields of a failure: the error's kind and provider codes; never a URL, a credential, a number or a payload. */
 function failureFields(error: unknown): Record<string, unknown> {
@@ -238,7 +243,9 @@ export function makeHandler(deps: OutboundDeps) {
       return sendDecisionNotice(message, application);
     }
     if (kind === 'welcome') {
-      const { phone_number: phone } = phoneSchema.parse(application);
+      const welcome = welcomeSchema.parse(application);
+      const phone = welcome.phone_number;
+      const language = welcome.language ?? welcome.consent?.language ?? 'en';
       const tier = deps.whatsappTier;
       if (tier && tier.limit > 0 && (await tier.recipients.count(clock())) >= tier.limit) {
         if (!(await tier.recipients.isRecent(phone, clock()))) {
@@ -250,7 +257,7 @@ export function makeHandler(deps: OutboundDeps) {
       await pace('whatsapp');
       let messageId: string;
       try {
-        messageId = await (await deps.gateway()).sendWelcome(phone);
+        messageId = await (await deps.gateway()).sendWelcome(phone, language);
       } catch (error) {
         // No WhatsApp on the number: retrying cannot help, and the queue would only fill its dead letters.
         if (whatsAppRefusal(error) !== 'undeliverable') throw error;

@@ -54,6 +54,15 @@ export const whatsappDecisionTemplatesSchema = z.object({
 });
 export type WhatsappDecisionTemplates = z.infer<typeof whatsappDecisionTemplatesSchema>;
 
+const whatsappTemplateSchema = z.object({ name: z.string().min(1), language: z.string().min(2) });
+/** The welcome template by page language: a name and WhatsApp language code for each. */
+export const whatsappWelcomeTemplatesSchema = z.object({ en: whatsappTemplateSchema, ta: whatsappTemplateSchema });
+export type WhatsappWelcomeTemplates = z.infer<typeof whatsappWelcomeTemplatesSchema>;
+export const defaultWelcomeTemplates: WhatsappWelcomeTemplates = {
+  en: { name: 'welcome_message', language: 'en_US' },
+  ta: { name: 'welcome_message', language: 'ta' },
+};
+
 const jsonOf = <T extends z.ZodType>(schema: T) =>
   z
     .string()
@@ -117,8 +126,8 @@ export const publicFlowEnvSchema = baseEnvSchema.extend({
   WHATSAPP_TIMEOUT_MS: int(8000),
   WHATSAPP_AUTH_TEMPLATE: z.string().default('auth2'),
   WHATSAPP_AUTH_LANGUAGE: z.string().default('en'),
-  WHATSAPP_WELCOME_TEMPLATE: z.string().default('welcome_message'),
-  WHATSAPP_WELCOME_LANGUAGE: z.string().default('en_US'),
+  /** JSON of whatsappWelcomeTemplatesSchema. */
+  WHATSAPP_WELCOME_TEMPLATES: jsonOf(whatsappWelcomeTemplatesSchema).default(defaultWelcomeTemplates),
   WHATSAPP_WELCOME_VIDEO_URL: z.string().default(''),
   CAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   CAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),

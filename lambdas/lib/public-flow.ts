@@ -74,11 +74,8 @@ export function publicFlowRuntime(processEnv: NodeJS.ProcessEnv = process.env): 
         phoneNumberId: s.whatsappPhoneNumberId,
         timeoutMs: env.WHATSAPP_TIMEOUT_MS,
         authTemplate: { name: env.WHATSAPP_AUTH_TEMPLATE, language: env.WHATSAPP_AUTH_LANGUAGE },
-        welcomeTemplate: {
-          name: env.WHATSAPP_WELCOME_TEMPLATE,
-          language: env.WHATSAPP_WELCOME_LANGUAGE,
-          ...(env.WHATSAPP_WELCOME_VIDEO_URL && { videoLink: env.WHATSAPP_WELCOME_VIDEO_URL }),
-        },
+        welcomeTemplates: env.WHATSAPP_WELCOME_TEMPLATES,
+        ...(env.WHATSAPP_WELCOME_VIDEO_URL && { welcomeVideoLink: env.WHATSAPP_WELCOME_VIDEO_URL }),
       });
     },
   };

@@ -45,8 +45,8 @@ async function verified(mobile = uniqueMobile()): Promise<{ mobile: string; toke
   return { mobile, token: result.body.verificationToken as string };
 }
 
-async function submit(token: string): Promise<string> {
-  const result = await post(stack.apiUrl, '/api/applications', submitBody(token));
+async function submit(token: string, language: 'en' | 'ta' = 'en'): Promise<string> {
+  const result = await post(stack.apiUrl, '/api/applications', { ...submitBody(token), language });
   expect(result.status).toBe(201);
   return result.body.id as string;
 }
@@ -97,6 +97,15 @@ async function storedApplicationIds(ids: ReadonlySet<string>): Promise<number> {
 }
 
 describe('after a submit', () => {
+  it('welcomes a Tamil applicant with the Tamil template (the stage names one per language)', async () => {
+    const { mobile, token } = await verified();
+    await submit(token, 'ta');
+    await stack.outbound.drain(15_000);
+    const welcomes = welcomesTo(mobile);
+    expect(welcomes).toHaveLength(1);
+    expect(welcomes[0]).toMatchObject({ template: 'welcome_message', language: 'ta' });
+  });
+
   it('sends one welcome message and one webhook with the application', async () => {
     const { mobile, id } = await applicant();
     await stack.outbound.drain(15_000);

@@ -151,7 +151,7 @@ describe('review workflow', () => {
       body: JSON.stringify({ ids: [...ids, 'staff-missing'], status: 'rejected', note: 'Incomplete details' }),
     });
     expect(status).toBe(200);
-    expect(body).toEqual({ changed: ids, notFound: ['staff-missing'] });
+    expect(body).toEqual({ changed: ids, unchanged: [], notFound: ['staff-missing'] });
     const detail = await api('/api/admin/applications/staff-1');
     expect(detail.body).toMatchObject({
       application: { id: 'staff-1', application_status: 'rejected' },
@@ -160,6 +160,23 @@ describe('review workflow', () => {
     await stack.applicationsStream.drain(30_000);
     const { rows } = await listAll({ status: 'rejected', district: 'Madurai' });
     expect(rows.map((r) => r.id)).toContain('staff-1');
+  });
+
+  it('changes nothing and writes no audit entry when an application already has the status', async () => {
+    // staff-9 is under_review (statuses[9 % 4]); staff-10 is approved.
+    const before = await api('/api/admin/applications/staff-9');
+    const { status, body } = await api('/api/admin/applications/status', {
+      method: 'POST',
+      body: JSON.stringify({ ids: ['staff-9', 'staff-10'], status: 'under_review', note: 'Looked again' }),
+    });
+    expect(status).toBe(200);
+    expect(body).toEqual({ changed: ['staff-10'], unchanged: ['staff-9'], notFound: [] });
+    const after = await api('/api/admin/applications/staff-9');
+    expect(after.body).toMatchObject({ application: { application_status: 'under_review' }, audit: [] });
+    expect((after.body.application as ApplicationRow).updated_at).toBe((before.body.application as ApplicationRow).updated_at);
+    expect((await api('/api/admin/applications/staff-10')).body).toMatchObject({
+      audit: [{ action: 'status', from: 'approved', to: 'under_review', note: 'Looked again' }],
+    });
   });
 
   it('lets a viewer read but not change', async () => {

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerChallenge, type SignInOutcome } from '../api/sign-in';
-import { authErrorMessage } from '../utils/auth-error';
+import { type AuthErrorKey, authErrorKey } from '../utils/auth-error';
 import { checkPassword, meetsPolicy, passwordRules } from '../utils/password-policy';
 
 type Problem = 'policy' | 'mismatch' | null;
@@ -22,7 +22,7 @@ export function NewPasswordForm({
   const [confirm, setConfirm] = useState('');
   const [problem, setProblem] = useState<Problem>(null);
   const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<{ message?: string } | null>(null);
+  const [failure, setFailure] = useState<AuthErrorKey | null>(null);
   const checks = checkPassword(password);
 
   const submit = async () => {
@@ -43,8 +43,7 @@ export function NewPasswordForm({
       onNextStep(outcome);
     } catch (error) {
       setSubmitting(false);
-      const message = authErrorMessage(error);
-      setFailure(message === undefined ? {} : { message });
+      setFailure(authErrorKey(error, 'newPassword'));
     }
   };
 
@@ -61,12 +60,7 @@ export function NewPasswordForm({
     <form className="step" noValidate onSubmit={onSubmit} aria-busy={submitting}>
       {failure && (
         <div className="alert alert-error" role="alert">
-          <p className="alert-line">{t('newPassword.failed')}</p>
-          {failure.message && (
-            <p className="alert-detail" lang="en">
-              {failure.message}
-            </p>
-          )}
+          <p className="alert-line">{t(failure)}</p>
         </div>
       )}
       <div className="password-policy" id={policyId}>

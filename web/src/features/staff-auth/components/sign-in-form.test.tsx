@@ -2,6 +2,8 @@
 import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { staffEn } from '../../../i18n/staff-en';
+import { staffTa } from '../../../i18n/staff-ta';
 import { renderWithI18n } from '../../../testing/render';
 import { LoginScreen } from './login-screen';
 import { SignInForm } from './sign-in-form';
@@ -63,15 +65,19 @@ describe('staff sign-in form', () => {
     expect(document.activeElement).toBe(password());
   });
 
-  it("shows Cognito's own message in the banner", async () => {
-    auth.signIn.mockRejectedValue(
-      Object.assign(new Error('Incorrect username or password.'), { name: 'NotAuthorizedException' }),
-    );
+  it.each([
+    ['NotAuthorizedException', 'Incorrect username or password.'],
+    // cognito-local: an unknown email, then a known one with a wrong password.
+    ['NotAuthorizedException', 'User not authorized'],
+    ['InvalidPasswordException', 'Invalid password'],
+    ['UserNotFoundException', 'User does not exist.'],
+  ])('says the same translated words for %s ("%s"), never the service’s own', async (name, message) => {
+    auth.signIn.mockRejectedValue(Object.assign(new Error(message), { name }));
     const user = userEvent.setup();
     renderWithI18n(<SignInForm />);
     await fillAndLogin(user, 'correct horse');
 
-    expect((await screen.findByRole('alert')).textContent).toBe('Incorrect username or password.');
+    expect((await screen.findByRole('alert')).textContent).toBe(staffEn.login.wrongCredentials);
     expect(auth.signIn).toHaveBeenCalledWith({
       username: 'staff@example.org',
       password: 'correct horse',
@@ -80,12 +86,32 @@ describe('staff sign-in form', () => {
     expect(login().hasAttribute('disabled')).toBe(false);
   });
 
-  it('says "Login failed" when the failure has no message', async () => {
-    auth.signIn.mockRejectedValue(new Error(''));
+  it('says it in Tamil on the Tamil screen, with no English from the service', async () => {
+    auth.signIn.mockRejectedValue(Object.assign(new Error('User not authorized'), { name: 'NotAuthorizedException' }));
+    const user = userEvent.setup();
+    renderWithI18n(<SignInForm />, 'ta');
+    await user.type(screen.getByLabelText('மின்னஞ்சல்'), 'staff@example.org');
+    await user.type(screen.getByLabelText('கடவுச்சொல்'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'உள்நுழை' }));
+    const text = (await screen.findByRole('alert')).textContent ?? '';
+    expect(text).toBe(staffTa.login.wrongCredentials);
+    expect(text).not.toMatch(/[A-Za-z]/);
+  });
+
+  it('says "Login failed" when the failure is not one it knows', async () => {
+    auth.signIn.mockRejectedValue(Object.assign(new Error('Something odd'), { name: 'InternalErrorException' }));
     const user = userEvent.setup();
     renderWithI18n(<SignInForm />);
     await fillAndLogin(user);
     expect((await screen.findByRole('alert')).textContent).toBe('Login failed');
+  });
+
+  it('asks to wait after too many attempts', async () => {
+    auth.signIn.mockRejectedValue(Object.assign(new Error('Password attempts exceeded'), { name: 'TooManyRequestsException' }));
+    const user = userEvent.setup();
+    renderWithI18n(<SignInForm />);
+    await fillAndLogin(user);
+    expect((await screen.findByRole('alert')).textContent).toBe(staffEn.login.tooManyAttempts);
   });
 
   it('shows the loading state while signing in', async () => {
@@ -151,16 +177,18 @@ describe('first sign-in of an admin-created user', () => {
     expect(auth.confirmSignIn).not.toHaveBeenCalled();
   });
 
-  it("shows Cognito's refusal of the new password", async () => {
+  it("translates Cognito's refusal of the new password", async () => {
     const user = userEvent.setup();
     await reachNewPassword(user);
-    auth.confirmSignIn.mockRejectedValue(new Error('Password does not conform to policy: Password not long enough'));
+    auth.confirmSignIn.mockRejectedValue(
+      Object.assign(new Error('Password does not conform to policy: Password not long enough'), { name: 'InvalidPasswordException' }),
+    );
     await user.type(newPassword(), 'My-New-Password-9');
     await user.type(repeat(), 'My-New-Password-9');
     await user.click(save());
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('The new password could not be set');
-    expect(alert.textContent).toContain('Password does not conform to policy');
+    expect(alert.textContent).toBe(staffEn.newPassword.policyFailed);
+    expect(alert.textContent).not.toContain('conform');
   });
 
   it('can go back to the sign-in form', async () => {

@@ -3,15 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../../config';
 import { authFlowFor } from '../api/configure-amplify';
 import { type SignInOutcome, signInStaff } from '../api/sign-in';
-import { authErrorMessage } from '../utils/auth-error';
+import { type AuthErrorKey, authErrorKey } from '../utils/auth-error';
 
 interface FieldErrors {
   readonly email?: boolean;
   readonly password?: boolean;
 }
-
-/** The auth service's own message when it gives one (spec 8), else "Login failed". */
-type Failure = { readonly message: string } | { readonly message?: undefined };
 
 /** Email, password, "Login". Success is announced by Amplify's Hub; other steps go to `onNextStep`. */
 export function SignInForm({ onNextStep }: { onNextStep?: (outcome: SignInOutcome) => void }) {
@@ -24,7 +21,7 @@ export function SignInForm({ onNextStep }: { onNextStep?: (outcome: SignInOutcom
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const [failure, setFailure] = useState<AuthErrorKey | null>(null);
 
   const submit = async () => {
     const errors: FieldErrors = { email: email.trim() === '', password: password === '' };
@@ -40,8 +37,7 @@ export function SignInForm({ onNextStep }: { onNextStep?: (outcome: SignInOutcom
       onNextStep?.(outcome);
     } catch (error) {
       setSubmitting(false);
-      const message = authErrorMessage(error);
-      setFailure(message === undefined ? {} : { message });
+      setFailure(authErrorKey(error, 'signIn'));
     }
   };
 
@@ -57,7 +53,7 @@ export function SignInForm({ onNextStep }: { onNextStep?: (outcome: SignInOutcom
     <form className="step" noValidate onSubmit={onSubmit} aria-busy={submitting}>
       {failure && (
         <div className="alert alert-error" role="alert">
-          {failure.message === undefined ? t('login.loginFailed') : <span lang="en">{failure.message}</span>}
+          {t(failure)}
         </div>
       )}
       <div className="field">

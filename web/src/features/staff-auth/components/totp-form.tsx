@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerChallenge, type SignInOutcome } from '../api/sign-in';
-import { authErrorMessage } from '../utils/auth-error';
+import { type AuthErrorKey, authErrorKey } from '../utils/auth-error';
 
 /** A staff member who enrolled an authenticator (the pool's optional TOTP MFA). */
 export function TotpForm({
@@ -17,7 +17,7 @@ export function TotpForm({
   const [code, setCode] = useState('');
   const [invalid, setInvalid] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<{ message?: string } | null>(null);
+  const [failure, setFailure] = useState<AuthErrorKey | null>(null);
 
   const submit = async () => {
     setFailure(null);
@@ -34,8 +34,7 @@ export function TotpForm({
     } catch (error) {
       setSubmitting(false);
       setCode('');
-      const message = authErrorMessage(error);
-      setFailure(message === undefined ? {} : { message });
+      setFailure(authErrorKey(error, 'totp'));
     }
   };
 
@@ -49,12 +48,7 @@ export function TotpForm({
     <form className="step" noValidate onSubmit={onSubmit} aria-busy={submitting}>
       {failure && (
         <div className="alert alert-error" role="alert">
-          <p className="alert-line">{t('totp.failed')}</p>
-          {failure.message && (
-            <p className="alert-detail" lang="en">
-              {failure.message}
-            </p>
-          )}
+          <p className="alert-line">{t(failure)}</p>
         </div>
       )}
       <div className="field">

@@ -170,9 +170,9 @@ function ReviewForm({ row, onChanged, onErase }: { row: ApplicationRow; onChange
   const [status, setStatus] = useState<ApplicationStatus>(row.application_status);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: true; status: ApplicationStatus } | { ok: false; code: string } | null>(
-    null,
-  );
+  const [outcome, setOutcome] = useState<
+    { ok: true; status: ApplicationStatus; changed: boolean } | { ok: false; code: string } | null
+  >(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -181,10 +181,13 @@ function ReviewForm({ row, onChanged, onErase }: { row: ApplicationRow; onChange
     setOutcome(null);
     try {
       const trimmed = note.trim();
-      await changeStatus(getIdToken, { ids: [row.id], status, ...(trimmed && { note: trimmed }) });
-      setNote('');
-      setOutcome({ ok: true, status });
-      onChanged();
+      const result = await changeStatus(getIdToken, { ids: [row.id], status, ...(trimmed && { note: trimmed }) });
+      // The same status again writes nothing (not even the note): the note stays for another try.
+      if (result.notFound.includes(row.id)) return setOutcome({ ok: false, code: 'NOT_FOUND' });
+      const changed = result.changed.includes(row.id);
+      if (changed) setNote('');
+      setOutcome({ ok: true, status, changed });
+      if (changed) onChanged();
     } catch (error) {
       setOutcome({ ok: false, code: error instanceof ApiError ? error.code : 'INTERNAL' });
     } finally {
@@ -242,7 +245,9 @@ function ReviewForm({ row, onChanged, onErase }: { row: ApplicationRow; onChange
       </div>
       <div role="status" className="review-outcome">
         {outcome?.ok && (
-          <p className="alert alert-success">{t('review.done', { status: t(`status.${outcome.status}`) })}</p>
+          <p className={outcome.changed ? 'alert alert-success' : 'alert'}>
+            {t(outcome.changed ? 'review.done' : 'review.unchanged', { status: t(`status.${outcome.status}`) })}
+          </p>
         )}
       </div>
       {outcome && !outcome.ok && (

@@ -63,7 +63,8 @@ export function Dashboard() {
     setSelection(null);
     setNotice(
       [
-        t('bulk.done', { count: result.changed.length }),
+        ...(result.changed.length > 0 ? [t('bulk.done', { count: result.changed.length })] : []),
+        ...(result.unchanged.length > 0 ? [t('bulk.unchanged', { count: result.unchanged.length })] : []),
         ...(result.notFound.length > 0 ? [t('bulk.notFound', { count: result.notFound.length })] : []),
       ].join(' '),
     );
