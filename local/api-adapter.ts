@@ -169,9 +169,13 @@ export async function startApiAdapter(options: ApiAdapterOptions): Promise<ApiAd
       return log(413);
     }
     const values = match.pattern.exec(url.pathname)?.slice(1) ?? [];
-    const pathParameters = Object.fromEntries(
-      match.params.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]),
-    );
+    const decoded = values.map(decodePathSegment);
+    if (decoded.includes(undefined)) {
+      // A malformed percent-encoding (`%ZZ`): API Gateway answers 400 before any function runs.
+      sendJson(res, 400, { message: 'Bad Request' });
+      return log(400);
+    }
+    const pathParameters = Object.fromEntries(match.params.map((name, i) => [name, decoded[i] ?? '']));
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(req.headers)) {
       if (value !== undefined && key !== 'cookie') headers[key] = Array.isArray(value) ? value.join(',') : value;
@@ -260,6 +264,14 @@ export async function startApiAdapter(options: ApiAdapterOptions): Promise<ApiAd
         server.close(() => resolve());
       }),
   };
+}
+
+function decodePathSegment(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 const functionTimeoutMs = apiFunctionTimeoutSeconds * 1000;

@@ -61,6 +61,19 @@ describe('unknown routes', () => {
   });
 });
 
+describe('path parameters', () => {
+  it('answers 400 to a malformed percent-encoding before any function runs, as API Gateway does', async () => {
+    const token = await signIn(cognitoEndpoint, pool.clientId, testStaff.admin);
+    const response = await get('/api/admin/applications/%ZZ', token);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: 'Bad Request' });
+    // A well-formed id that names no application reaches the handler: its own 404.
+    const unknown = await get('/api/admin/applications/%41bc', token);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+});
+
 // Table-driven over every staff route, so that a new route cannot skip the authorizer.
 const staffRoutes = routes.filter((r) => r.access === 'staff');
 const pathOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, 'x');
