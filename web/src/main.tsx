@@ -1,5 +1,3 @@
-import '@fontsource/noto-sans-tamil/tamil-400.css';
-import '@fontsource/noto-sans-tamil/tamil-600.css';
 import './styles/global.css';
 import { createRoot } from 'react-dom/client';
 import { start } from './app/start';
