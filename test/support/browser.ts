@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotsDir = resolve(import.meta.dirname, '../../.test-artifacts/screenshots');
@@ -49,4 +49,50 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/**
+ * Words (runs of non-space) inside the elements matching `selector` that the browser
+ * wrapped across two lines, "Pendi/ng": each word's range has boxes at two heights.
+ */
+export async function wordsBrokenAcrossLines(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const broken: string[] = [];
+    for (const element of Array.from(document.querySelectorAll(sel))) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of (node.textContent ?? '').matchAll(/\S+/gu)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set(Array.from(range.getClientRects(), (box) => Math.round(box.top)));
+          if (lines.size > 1) broken.push(word[0]);
+        }
+      }
+    }
+    return broken;
+  }, selector);
+}
+
+export interface PlatformFont {
+  readonly familyName: string;
+  readonly isCustomFont: boolean;
+  readonly glyphCount: number;
+}
+
+/** The fonts Chromium drew an element's own text with (DevTools' "Rendered fonts"), and how many glyphs each. */
+export async function platformFonts(page: Page, element: Locator): Promise<PlatformFont[]> {
+  await element.evaluate((e) => e.setAttribute('data-font-probe', ''));
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-font-probe]' });
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    return fonts;
+  } finally {
+    await cdp.detach();
+    await element.evaluate((e) => e.removeAttribute('data-font-probe'));
+  }
 }

@@ -136,7 +136,9 @@ export function ApplicationsTable({
               <th scope="col" className="col-name">
                 {t('table.name')}
               </th>
-              <th scope="col">{t('table.phone')}</th>
+              <th scope="col" className="col-phone">
+                {t('table.phone')}
+              </th>
               <th scope="col">{t('table.district')}</th>
               <th scope="col">{t('table.status')}</th>
               <th scope="col">{t('table.submitted')}</th>
@@ -165,9 +167,11 @@ export function ApplicationsTable({
                     )}
                     <td className="col-name">
                       <span className="row-name">{row.name}</span>
+                      {/* Shown instead of the Phone column on narrow screens (staff.css). */}
+                      <span className="row-phone">{formatPhone(row.phone_number)}</span>
                       {row.email && <Email email={row.email} />}
                     </td>
-                    <td className="nowrap">{formatPhone(row.phone_number)}</td>
+                    <td className="col-phone nowrap">{formatPhone(row.phone_number)}</td>
                     <td>{districtName(row.revenue_district, language) ?? '—'}</td>
                     <td>
                       <StatusBadge status={row.application_status} />

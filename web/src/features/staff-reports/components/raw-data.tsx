@@ -134,7 +134,8 @@ export function RawData({ params }: { params: ReportParams }) {
           {t('reports.rowsFailed')}
         </p>
       )}
-      <div className="table-wrap">
+      {/* Its own sideways scroll: the page keeps the width of the screen. */}
+      <div className="table-scroll report-table-scroll" tabIndex={0} role="region" aria-labelledby="raw-title">
         <table className="report-table" aria-busy={!current} data-testid="raw-table">
           <thead>
             <tr>

@@ -9,7 +9,9 @@ import { formatCount, formatShortDay } from '../utils/format';
 
 // The charts of spec 2.4 with nivo (SVG). Each draws inside an aria-hidden box and has
 // a visually hidden table with the same numbers: screen readers read the table. No
-// animation (nothing moves, for prefers-reduced-motion and for speed).
+// animation (nothing moves, for prefers-reduced-motion and for speed). The table sits in
+// a hidden box of its own: a table is never narrower than its words, and at 360 px it
+// would widen the page although nobody sees it.
 
 const theme = {
   text: { fontFamily: 'inherit', fontSize: 12, fill: '#344054' },
@@ -28,23 +30,25 @@ interface Row {
 
 function TextTable({ caption, head, rows }: { caption: string; head: [string, string]; rows: readonly Row[] }) {
   return (
-    <table className="visually-hidden">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{head[0]}</th>
-          <th scope="col">{head[1]}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.label}>
-            <th scope="row">{r.label}</th>
-            <td>{formatCount(r.value)}</td>
+    <div className="visually-hidden">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{head[0]}</th>
+            <th scope="col">{head[1]}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.label}>
+              <th scope="row">{r.label}</th>
+              <td>{formatCount(r.value)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -54,6 +58,7 @@ export function ChartCard({
   empty,
   children,
   table,
+  legend,
   wide,
 }: {
   id: string;
@@ -61,6 +66,8 @@ export function ChartCard({
   empty: boolean;
   children: ReactNode;
   table: ReactNode;
+  /** Under the chart, in HTML: it wraps at any width, where a legend inside the chart would cover the bars. */
+  legend?: ReactNode;
   wide?: boolean;
 }) {
   const { t } = useTranslation('staff');
@@ -82,6 +89,7 @@ export function ChartCard({
           <div className="report-chart" aria-hidden="true">
             {children}
           </div>
+          {legend}
           {table}
         </>
       )}
@@ -281,30 +289,42 @@ export function DailyStatusBars({ title, points }: { title: string; points: read
       title={title}
       wide
       empty={!points.some((p) => p.total > 0)}
+      legend={
+        <ul className="report-legend" aria-hidden="true">
+          {applicationStatuses.map((s) => (
+            <li key={s}>
+              <span className="report-legend-swatch" style={{ background: statusColours[s] }} />
+              {t(`status.${s}`)}
+            </li>
+          ))}
+        </ul>
+      }
       table={
-        <table className="visually-hidden">
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('reports.day')}</th>
-              {applicationStatuses.map((s) => (
-                <th scope="col" key={s}>
-                  {t(`status.${s}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((p) => (
-              <tr key={p.day}>
-                <th scope="row">{formatShortDay(p.day, i18n.language)}</th>
+        <div className="visually-hidden">
+          <table>
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('reports.day')}</th>
                 {applicationStatuses.map((s) => (
-                  <td key={s}>{formatCount(p.byStatus[s])}</td>
+                  <th scope="col" key={s}>
+                    {t(`status.${s}`)}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {points.map((p) => (
+                <tr key={p.day}>
+                  <th scope="row">{formatShortDay(p.day, i18n.language)}</th>
+                  {applicationStatuses.map((s) => (
+                    <td key={s}>{formatCount(p.byStatus[s])}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       }
     >
       <ResponsiveBar
@@ -312,7 +332,7 @@ export function DailyStatusBars({ title, points }: { title: string; points: read
         keys={[...applicationStatuses]}
         indexBy="day"
         groupMode="stacked"
-        margin={{ top: 16, right: 180, bottom: 40, left: 48 }}
+        margin={{ top: 16, right: 16, bottom: 40, left: 48 }}
         padding={0.2}
         colors={({ id }) => statusColours[id as keyof typeof statusColours]}
         theme={theme}
@@ -325,18 +345,6 @@ export function DailyStatusBars({ title, points }: { title: string; points: read
           format: (v: string) => formatShortDay(v, i18n.language),
         }}
         axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
-        legendLabel={(d) => t(`status.${d.id as keyof typeof statusColours}`)}
-        legends={[
-          {
-            dataFrom: 'keys',
-            anchor: 'right',
-            direction: 'column',
-            translateX: 170,
-            itemWidth: 160,
-            itemHeight: 20,
-            symbolSize: 12,
-          },
-        ]}
       />
     </ChartCard>
   );
