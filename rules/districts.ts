@@ -59,7 +59,14 @@ const districtAliases: Record<string, string> = {
   madras: 'Chennai',
 };
 
-const normalise = (s: string) => s.normalize('NFC').toLowerCase().replace(/[\s.\-()'’]+/g, '');
+// Names with the ரா sound are written without the leading இ (docs/TAMIL.md: so that they
+// sort together); older lists write இராமநாதபுரம், so both spellings match.
+const normalise = (s: string) =>
+  s
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/(^|[\s.])இரா/gu, '$1ரா')
+    .replace(/[\s.\-()'’]+/g, '');
 
 const districtByKey = new Map<string, District>();
 for (const d of districts) {
@@ -77,8 +84,21 @@ export function matchDistrict(name: string): District | undefined {
   return districtByKey.get(normalise(name));
 }
 
-/** The district's constituency a name refers to (English or Tamil, any case). */
+// A name as people know it, shown in brackets after the official one: "(ஆர்.கே. நகர்)".
+const withoutKnownAs = (s: string) => s.replace(/\s*\([^)]*\)\s*$/, '');
+
+/** The district's constituency a name refers to (English or Tamil, any case; with or without the bracketed common name). */
 export function matchConstituency(district: District, name: string): Constituency | undefined {
   const key = normalise(name);
-  return district.constituencies.find((c) => normalise(c.en) === key || normalise(c.ta) === key);
+  return district.constituencies.find(
+    (c) => normalise(c.en) === key || normalise(c.ta) === key || normalise(withoutKnownAs(c.ta)) === key,
+  );
+}
+
+/**
+ * Names two districts share (ஆத்தூர்: Dindigul and Salem; திருப்பத்தூர்: Sivaganga and
+ * Tirupathur): wherever such a constituency is shown on its own, its district goes with it.
+ */
+export function isSharedConstituencyName(name: string): boolean {
+  return districts.filter((d) => d.constituencies.some((c) => c.en === name || c.ta === name)).length > 1;
 }

@@ -1,26 +1,27 @@
 // Stable error codes: the server answers { error: { code, message } } and the SPA
-// translates by code. The English messages are the spec's error catalogue.
+// translates by code. The English messages are the first version's catalogue, reworded
+// where it spoke to operators: a visitor reads what happened and what to do, never a
+// provider's or an internal step's name (docs/TAMIL.md).
 export const errorMessages = {
   VALIDATION_FAILED: 'Some details are missing or not valid. Please check the form.',
   INVALID_PHONE: 'Please enter a valid 10-digit phone number',
-  INVALID_PHONE_START: 'An Indian mobile number starts with 6, 7, 8 or 9. Please check the number.',
+  INVALID_PHONE_START: 'An Indian mobile number starts with 6, 7, 8 or 9.',
   ALREADY_REGISTERED: 'You have already registered with this phone number.',
-  CAPTCHA_FAILED: 'reCAPTCHA validation failed. Please try again.',
+  CAPTCHA_FAILED: 'The security check failed. Please reload the page and try again.',
   RATE_LIMITED: 'Too many attempts. Please try again later.',
   OTP_NOT_FOUND: 'OTP not found. Please request a new OTP.',
   OTP_EXPIRED: 'OTP has expired. Please request a new one.',
   OTP_INVALID: 'Invalid OTP. Please try again.',
   OTP_TOO_MANY_ATTEMPTS: 'Too many wrong attempts. Please request a new OTP.',
-  OTP_STORE_FAILED: 'Failed to store OTP',
-  WHATSAPP_NOT_CONFIGURED: 'WhatsApp API credentials not configured. Please contact the administrator.',
-  WHATSAPP_SEND_FAILED: 'Failed to send WhatsApp OTP',
-  WHATSAPP_INVALID_PHONE_NUMBER_ID:
-    'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.',
+  OTP_STORE_FAILED: 'The code could not be created. Please try again.',
+  WHATSAPP_NOT_CONFIGURED: 'Codes cannot be sent by WhatsApp right now. Please try again in a few minutes.',
+  WHATSAPP_SEND_FAILED: 'The OTP could not be sent by WhatsApp. Check that this number has WhatsApp, then try again.',
+  WHATSAPP_INVALID_PHONE_NUMBER_ID: 'Codes cannot be sent by WhatsApp right now. Please try again in a few minutes.',
   NETWORK_ERROR: 'Network error. Please try again.',
   WHATSAPP_UNDELIVERABLE:
     'This number does not seem to have WhatsApp. Check the number, or get the code by SMS.',
   WHATSAPP_BUSY: 'WhatsApp is not accepting more messages right now. Please try again in a minute.',
-  SMS_NOT_CONFIGURED: 'SMS is not configured. Please contact the administrator.',
+  SMS_NOT_CONFIGURED: 'Codes cannot be sent by SMS right now. Please try again in a few minutes.',
   SMS_SEND_FAILED: 'Failed to send the OTP by SMS. Please try again.',
   SMS_SWITCH_NOT_ALLOWED: 'The code cannot be sent by SMS now. Please request a new OTP.',
   DELIVERY_HANDLE_INVALID: 'This code request has expired. Please request a new OTP.',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ageOn, latestBirthDateForMinimumAge } from './age';
-import { constituencyBelongsTo, districts, matchConstituency, matchDistrict } from './districts';
+import { constituencyBelongsTo, districts, isSharedConstituencyName, matchConstituency, matchDistrict } from './districts';
 import { istDay, istEndOfDay, istStartOfDay, parseDate } from './ist';
 import { isValidMobile, maskPhone, sanitizeMobileInput, toStoredPhone } from './phone';
 
@@ -77,6 +77,9 @@ describe('district matching for imports', () => {
     ['Tuticorin', 'Thoothukudi'],
     ['chennai', 'Chennai'],
     ['மதுரை', 'Madurai'],
+    // We write ரா names without the இ; older lists write it (docs/TAMIL.md).
+    ['ராமநாதபுரம்', 'Ramanathapuram'],
+    ['இராமநாதபுரம்', 'Ramanathapuram'],
   ])('%s is %s', (name, en) => {
     expect(matchDistrict(name)?.en).toBe(en);
   });
@@ -86,5 +89,15 @@ describe('district matching for imports', () => {
     const first = chennai.constituencies[0]!;
     expect(matchConstituency(chennai, first.en.toUpperCase())?.no).toBe(first.no);
     expect(matchConstituency(matchDistrict('Madurai')!, first.en)).toBeUndefined();
+    expect(matchConstituency(chennai, 'இராயபுரம்')?.en).toBe('Royapuram');
+    // Shown with the name people know it by; the official name alone still matches.
+    expect(matchConstituency(chennai, 'டாக்டர் ராதாகிருஷ்ணன் நகர்')?.en).toBe('Dr. Radhakrishnan Nagar');
+    expect(chennai.constituencies.find((c) => c.no === 11)?.ta).toContain('(ஆர்.கே. நகர்)');
+  });
+  it('knows the names two districts share', () => {
+    expect(isSharedConstituencyName('Attur')).toBe(false);
+    expect(isSharedConstituencyName('ஆத்தூர்')).toBe(true);
+    expect(isSharedConstituencyName('திருப்பத்தூர்')).toBe(true);
+    expect(isSharedConstituencyName('Melur')).toBe(false);
   });
 });

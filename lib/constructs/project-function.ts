@@ -134,7 +134,7 @@ export class ProjectFunction extends Construct {
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Node.js 22 is the runtime this project is built and tested for (TOOLCHAIN.md); Node.js 24 is newer but not yet adopted.',
+        'Node.js 22 is the runtime the functions are built for (README, "Which Node"); Node.js 24 is newer but not yet adopted.',
     });
   }
 

@@ -68,7 +68,7 @@ describe('OTP request', () => {
     const result = await requestOtp(uniqueMobile(), token);
     expect(result).toMatchObject({
       status: 400,
-      body: { error: { code: 'CAPTCHA_FAILED', message: 'reCAPTCHA validation failed. Please try again.' } },
+      body: { error: { code: 'CAPTCHA_FAILED', message: 'The security check failed. Please reload the page and try again.' } },
     });
     expect(otpCount()).toBe(before);
   });
@@ -121,7 +121,7 @@ describe('OTP request', () => {
     [
       'phone-number-id',
       'WHATSAPP_INVALID_PHONE_NUMBER_ID',
-      'Invalid Phone Number ID. Please check your WhatsApp Business API configuration.',
+      'Codes cannot be sent by WhatsApp right now. Please try again in a few minutes.',
     ],
     ['timeout', 'NETWORK_ERROR', 'Network error. Please try again.'],
     ['http500', 'WHATSAPP_SEND_FAILED', undefined],

@@ -1,17 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { districts } from '../../../rules/districts';
 import { errorMessages } from '../../../rules/errors';
 import { en } from './en';
 import { enForm } from './en-form';
 import { ta } from './ta';
 import { taForm } from './ta-form';
-import { checkTranslations } from './translation-checks';
+import { checkGlossary, checkNoServiceText, checkTamilNames, checkTranslations } from './translation-checks';
 
 describe('translations', () => {
   // The language switch names English in English.
   checkTranslations({ ...en, ...enForm }, { ...ta, ...taForm }, ['language.en']);
+  checkNoServiceText({ ...en, ...enForm, catalogue: errorMessages }, { ...ta, ...taForm });
+  checkGlossary({ ...ta, ...taForm });
 
   it('translates every error code, English being the catalogue', () => {
     expect(en.errors).toEqual(errorMessages);
     expect(Object.keys(ta.errors).sort()).toEqual(Object.keys(errorMessages).sort());
   });
+});
+
+describe('district and constituency names', () => {
+  checkTamilNames(districts.flatMap((d) => [d.ta, ...d.constituencies.map((c) => c.ta)]));
 });

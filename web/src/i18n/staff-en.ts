@@ -39,7 +39,7 @@ export const staffEn = {
       lower: 'a lowercase letter (a–z)',
       upper: 'an uppercase letter (A–Z)',
       digit: 'a digit (0–9)',
-      symbol: 'a symbol, such as ! @ # $ or -',
+      symbol: 'a special character, such as ! @ # $ or -',
     },
     ruleMet: 'done',
     ruleMissing: 'missing',
@@ -75,7 +75,7 @@ export const staffEn = {
   noAccess: {
     title: 'No access',
     body: 'You are signed in as {{email}}, but this account has no staff role yet.',
-    hint: 'Ask an administrator to add you to the admin or viewer group, then sign in again.',
+    hint: 'Ask an administrator to give your account a staff role (admin or viewer), then sign in again.',
   },
   dashboard: {
     title: 'Applications',
@@ -133,7 +133,7 @@ export const staffEn = {
     heading: 'Application details',
     gender: 'Gender',
     dateOfBirth: 'Date of birth',
-    education: 'Education',
+    education: 'Stream of study',
     specialization: 'Specialization',
     occupation: 'Occupation',
     constituency: 'Assembly constituency',

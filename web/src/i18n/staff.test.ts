@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { staffEn } from './staff-en';
 import { staffTa } from './staff-ta';
-import { checkTranslations } from './translation-checks';
+import { checkGlossary, checkNoServiceText, checkTranslations } from './translation-checks';
 
 describe('staff area translations', () => {
   checkTranslations(staffEn, staffTa);
+  checkNoServiceText(staffEn, staffTa);
+  checkGlossary(staffTa);
 
   it('keeps the spec texts of the dashboard and the login', () => {
     expect(staffEn.login.login).toBe('Login');

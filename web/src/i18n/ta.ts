@@ -7,7 +7,7 @@ export const ta: Messages = {
   shell: {
     documentTitle: 'மாணவர் அணி · உறுப்பினர் சேர்க்கை',
     wingName: 'மாணவர் அணி',
-    skipToContent: 'முதன்மை உள்ளடக்கத்துக்குச் செல்க',
+    skipToContent: 'முதன்மை உள்ளடக்கத்துக்குச் செல்லவும்',
     homeLink: 'மாணவர் அணி முகப்புப் பக்கம்',
     footer: '© {{year}} மாணவர் அணி',
     loading: 'ஏற்றப்படுகிறது…',
@@ -71,7 +71,7 @@ export const ta: Messages = {
     INVALID_PHONE: 'சரியான 10 இலக்கக் கைபேசி எண்ணை உள்ளிடவும்',
     INVALID_PHONE_START: 'இந்தியக் கைபேசி எண் 6, 7, 8 அல்லது 9 என்ற இலக்கத்தில் தொடங்கும். எண்ணைச் சரிபார்க்கவும்.',
     ALREADY_REGISTERED: alreadyRegisteredText.ta,
-    CAPTCHA_FAILED: 'reCAPTCHA சரிபார்ப்பு தோல்வியடைந்தது. மீண்டும் முயலவும்.',
+    CAPTCHA_FAILED: 'பாதுகாப்புச் சரிபார்ப்பு தோல்வியடைந்தது. பக்கத்தைப் புதுப்பித்து மீண்டும் முயலவும்.',
     RATE_LIMITED: 'அதிக முறை முயன்றுவிட்டீர்கள். சிறிது நேரம் கழித்து மீண்டும் முயலவும்.',
     OTP_NOT_FOUND: 'OTP கண்டறியப்படவில்லை. புதிய OTP-ஐக் கோரவும்.',
     OTP_EXPIRED: 'OTP காலாவதியாகிவிட்டது. புதிய OTP-ஐக் கோரவும்.',
@@ -80,7 +80,7 @@ export const ta: Messages = {
     // Operators' faults, said to a student in plain words (TAMIL.md 1); the page shows sendFailure.unavailable.
     OTP_STORE_FAILED: 'குறியீட்டை உருவாக்க இயலவில்லை. மீண்டும் முயலவும்.',
     WHATSAPP_NOT_CONFIGURED: 'இப்போது வாட்ஸ்அப் மூலம் குறியீடு அனுப்ப இயலவில்லை. சில நிமிடங்கள் கழித்து மீண்டும் முயலவும்.',
-    WHATSAPP_SEND_FAILED: 'வாட்ஸ்அப் OTP-ஐ அனுப்ப இயலவில்லை.',
+    WHATSAPP_SEND_FAILED: 'வாட்ஸ்அப் மூலம் OTP-ஐ அனுப்ப இயலவில்லை. இந்த எண்ணில் வாட்ஸ்அப் உள்ளதா எனச் சரிபார்த்து மீண்டும் முயலவும்.',
     WHATSAPP_INVALID_PHONE_NUMBER_ID: 'இப்போது வாட்ஸ்அப் மூலம் குறியீடு அனுப்ப இயலவில்லை. சில நிமிடங்கள் கழித்து மீண்டும் முயலவும்.',
     NETWORK_ERROR: 'இணைய இணைப்பில் பிழை. மீண்டும் முயலவும்.',
     WHATSAPP_UNDELIVERABLE: 'இந்த எண்ணில் வாட்ஸ்அப் இல்லை எனத் தெரிகிறது. எண்ணைச் சரிபார்க்கவும், அல்லது குறியீட்டை SMS மூலம் பெறவும்.',

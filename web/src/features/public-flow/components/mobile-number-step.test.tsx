@@ -63,7 +63,7 @@ describe('mobile number entry', () => {
     await user.type(input(), '5876543210'); // Indian mobiles start with 6-9
     expect(send().disabled).toBe(true);
     expect(input().getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('An Indian mobile number starts with 6, 7, 8 or 9. Please check the number.')).toBeTruthy();
+    expect(screen.getByText('An Indian mobile number starts with 6, 7, 8 or 9.')).toBeTruthy();
   });
 
   it('says a short number is invalid once the field is left, and links the message to the field', async () => {
@@ -274,7 +274,7 @@ describe('mobile number entry', () => {
     renderWithI18n(<Harness />);
     await user.type(input(), '9876543210');
     await user.click(send());
-    expect((await screen.findByRole('alert')).textContent).toBe('reCAPTCHA validation failed. Please try again.');
+    expect((await screen.findByRole('alert')).textContent).toBe('The security check failed. Please reload the page and try again.');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -288,7 +288,7 @@ describe('mobile number entry', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     const user = userEvent.setup();
     await user.type(input(), '9876543210');
-    expect((await screen.findByRole('alert')).textContent).toBe('reCAPTCHA validation failed. Please try again.');
+    expect((await screen.findByRole('alert')).textContent).toBe('The security check failed. Please reload the page and try again.');
     expect(send().disabled).toBe(true);
   });
 

@@ -217,7 +217,7 @@ describe('public flow: the application form', () => {
     const dob = screen.getByLabelText<HTMLInputElement>('Date of birth');
     expect(dob.type).toBe('date');
     expect(dob.max).toBe(latestBirthDateForMinimumAge(new Date()));
-    const alternate = screen.getByLabelText<HTMLInputElement>('Alternate phone number');
+    const alternate = screen.getByLabelText<HTMLInputElement>('Alternate mobile number');
     await user.type(alternate, '90-0000 0001 55');
     expect(alternate.value).toBe('9000000001');
     expect(alternate.inputMode).toBe('numeric');
@@ -230,7 +230,7 @@ describe('public flow: the application form', () => {
     await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
 
-    const alternate = screen.getByLabelText('Alternate phone number');
+    const alternate = screen.getByLabelText('Alternate mobile number');
     expect(document.activeElement).toBe(alternate);
     expect(alternate.getAttribute('aria-invalid')).toBe('true');
     expect(describedText(alternate)).toContain('This field is required.');
@@ -252,9 +252,9 @@ describe('public flow: the application form', () => {
     const user = userEvent.setup();
     openOnForm();
     await renderFlow();
-    await user.type(screen.getByLabelText('Alternate phone number'), MOBILE);
+    await user.type(screen.getByLabelText('Alternate mobile number'), MOBILE);
     await user.tab();
-    expect(describedText(screen.getByLabelText('Alternate phone number'))).toContain(
+    expect(describedText(screen.getByLabelText('Alternate mobile number'))).toContain(
       'The alternate number must be different from your verified number.',
     );
     await user.type(screen.getByLabelText('Email (optional)'), 'kavya@');
@@ -317,7 +317,7 @@ describe('public flow: the application form', () => {
     openOnForm(complete);
     await renderFlow();
     await user.click(screen.getByRole('button', { name: 'Submit application' }));
-    const alternate = screen.getByLabelText('Alternate phone number');
+    const alternate = screen.getByLabelText('Alternate mobile number');
     await waitFor(() => expect(alternate.getAttribute('aria-invalid')).toBe('true'));
     expect(document.activeElement).toBe(alternate);
     expect(describedText(alternate)).toContain('The alternate number must be different');

@@ -10,7 +10,7 @@ let configured: string | undefined;
  * Amplify against the stage's user pool, from the runtime config. In local mode the
  * pool is cognito-local: its endpoint, and a token refresher that uses
  * REFRESH_TOKEN_AUTH, since cognito-local lacks GetTokensFromRefreshToken, which
- * Amplify's own refresher calls (see TOOLCHAIN.md).
+ * Amplify's own refresher calls.
  */
 export function configureAmplify(cognito: CognitoConfig): void {
   const key = JSON.stringify(cognito);

@@ -98,16 +98,15 @@ describe('chart data', () => {
     expect(dayTicks(days.slice(0, 5))).toEqual(days.slice(0, 5));
   });
 
-  it('formats days as day and short month, en-IN and ta-IN', () => {
+  it('formats days day first, en-IN and ta-IN (the full month name in Tamil)', () => {
     expect(formatShortDay('2026-11-21', 'en')).toBe('21 Nov');
-    expect(formatShortDay('2026-11-21', 'ta')).toMatch(/[\u0B80-\u0BFF]/);
-    expect(formatShortDay('2026-11-21', 'ta')).toContain('21');
+    expect(formatShortDay('2026-11-21', 'ta')).toBe('21 நவம்பர்');
   });
 
   it('names districts in the screen language, Unknown translated', () => {
     expect(districtLabel('Chennai', 'en', 'Unknown')).toBe('Chennai');
-    expect(districtLabel('Chennai', 'ta', 'தெரியவில்லை')).toMatch(/[\u0B80-\u0BFF]/);
-    expect(districtLabel('Unknown', 'ta', 'தெரியவில்லை')).toBe('தெரியவில்லை');
+    expect(districtLabel('Chennai', 'ta', 'குறிப்பிடப்படவில்லை')).toMatch(/[\u0B80-\u0BFF]/);
+    expect(districtLabel('Unknown', 'ta', 'குறிப்பிடப்படவில்லை')).toBe('குறிப்பிடப்படவில்லை');
     expect(districtLabel(null, 'en', 'Unknown')).toBe('Unknown');
   });
 });

@@ -13,14 +13,18 @@ function format(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeForm
   return f;
 }
 
-/** An IST calendar day ('YYYY-MM-DD') as day and short month: "21 Nov", "21 நவ.". */
+/**
+ * An IST calendar day ('YYYY-MM-DD') as day and month: "21 Nov", "21 நவம்பர்". Day first
+ * in both languages, as the tables show dates: ta-IN's short form puts the month first
+ * ("நவ. 21"), its long form does not.
+ */
 export function formatShortDay(day: string, language: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!m) return day;
   const locale = localeOf(language);
   return format(
     `short:${locale}`,
-    () => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' }),
+    () => new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: language === 'ta' ? 'long' : 'short' }),
   ).format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))));
 }
 
