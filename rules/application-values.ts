@@ -9,5 +9,9 @@ export const occupations = ['Student', 'Private', 'Government', 'Self Employed',
 export const applicationStatuses = ['pending', 'under_review', 'approved', 'rejected'] as const;
 export type ApplicationStatus = (typeof applicationStatuses)[number];
 
-/** The version of the terms and privacy text shown with the form; kept with each consent. */
-export const TERMS_VERSION = '2026-11-01';
+/**
+ * The version of the terms and privacy text shown with the form (web/src/legal/); kept with
+ * each consent. Any change of either text, in either language, is a new version.
+ * 2026-11-01: the checkbox alone, no text to read; 2026-11-24: the first written texts.
+ */
+export const TERMS_VERSION = '2026-11-24';

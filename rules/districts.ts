@@ -96,6 +96,18 @@ export function matchConstituency(district: District, name: string): Constituenc
 }
 
 /**
+ * English names people know better by another name. The Tamil data carries it in brackets
+ * already; the English name stays as stored (applications keep it), so screens add it.
+ */
+const knownAsEn: Readonly<Record<string, string>> = { 'Dr. Radhakrishnan Nagar': 'R.K. Nagar' };
+
+/** 'Dr. Radhakrishnan Nagar' -> 'Dr. Radhakrishnan Nagar (R.K. Nagar)'; other names as they are. */
+export function constituencyDisplayEn(en: string): string {
+  const known = knownAsEn[en];
+  return known ? `${en} (${known})` : en;
+}
+
+/**
  * Names two districts share (ஆத்தூர்: Dindigul and Salem; திருப்பத்தூர்: Sivaganga and
  * Tirupathur): wherever such a constituency is shown on its own, its district goes with it.
  */

@@ -4,6 +4,15 @@ export const paths = {
     path: '/',
     getHref: () => '/',
   },
+  /** The terms and the privacy policy as pages of their own (the form opens them in a dialog). */
+  terms: {
+    path: '/terms',
+    getHref: () => '/terms',
+  },
+  privacy: {
+    path: '/privacy',
+    getHref: () => '/privacy',
+  },
   admin: {
     path: '/admin',
     getHref: () => '/admin',

@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { istDate } from '../../../rules/ist';
 import { paths } from '../paths';
 import { LanguageSwitch } from './language-switch';
+import { LegalLink } from './legal-link';
 
-/** Header (logo, language switch), main, footer (year, wing name): the frame of every page. */
+/** Header (logo, language switch), main, footer (year, wing name, terms, privacy): the frame of every page. */
 export function PageShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const year = istDate(new Date()).year;
@@ -27,6 +28,10 @@ export function PageShell({ children }: { children: ReactNode }) {
       </main>
       <footer className="site-footer">
         <p>{t('shell.footer', { year })}</p>
+        <nav className="footer-links">
+          <LegalLink name="terms">{t('legal.terms')}</LegalLink>
+          <LegalLink name="privacy">{t('legal.privacy')}</LegalLink>
+        </nav>
       </footer>
     </div>
   );

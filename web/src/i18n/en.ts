@@ -64,6 +64,12 @@ export const en = {
   health: {
     error: 'The membership service cannot be reached right now. Please try again in a few minutes.',
   },
+  // The terms and the privacy policy: their names (footer, checkbox) and the dialog's words.
+  legal: {
+    terms: 'Terms and conditions',
+    privacy: 'Privacy policy',
+    close: 'Close',
+  },
   notFound: {
     title: 'Page not found',
     body: 'The page you are looking for does not exist or has moved.',

@@ -4,7 +4,9 @@ import { latestBirthDateForMinimumAge } from '../../../../../rules/age';
 import { educations, genders, occupations } from '../../../../../rules/application';
 import { enForm as en } from '../../../i18n/en-form';
 import type { Language } from '../../../i18n/language';
+import { LegalLink } from '../../../components/legal-link';
 import { ApiError } from '../../../lib/api-client';
+import { splitTagged } from '../../../lib/tagged-text';
 import { submitApplication } from '../api/submit-application';
 import {
   constituencyChoices,
@@ -392,7 +394,17 @@ export function ApplicationFormStep(props: ApplicationFormStepProps) {
             onChange={(event) => change('accept_terms', event.target.checked)}
             onBlur={() => blur('accept_terms')}
           />
-          <span>{t('form.terms')}</span>
+          <span>
+            {splitTagged(t('form.terms')).map((part, index) =>
+              part.tag === 'terms' || part.tag === 'privacy' ? (
+                <LegalLink key={index} name={part.tag}>
+                  {part.text}
+                </LegalLink>
+              ) : (
+                part.text
+              ),
+            )}
+          </span>
         </label>
         <p id={`${fieldId('accept_terms')}-error`} className="field-error" aria-live="polite">
           {error('accept_terms')}

@@ -35,7 +35,13 @@ interface MobileNumberStepProps {
 }
 
 /** Step 1: the visitor's mobile number and the button that sends the code (by WhatsApp, or SMS). */
-export function MobileNumberStep({ mobile, autoFocus = false, earlier, onMobileChange, onSent }: MobileNumberStepProps) {
+export function MobileNumberStep({
+  mobile,
+  autoFocus = false,
+  earlier,
+  onMobileChange,
+  onSent,
+}: MobileNumberStepProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);

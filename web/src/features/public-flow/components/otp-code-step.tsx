@@ -187,7 +187,11 @@ export function OtpCodeStep({
           onChange={(event) => setCode(digitsOnly(event.target.value, 6))}
         />
       </div>
-      <button type="submit" className="button button-primary" disabled={!complete || busy !== null || voided !== undefined}>
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={!complete || busy !== null || voided !== undefined}
+      >
         {busy === 'verifying' ? t('step1.verifying') : channel === 'whatsapp' ? t('step1.verify') : t('code.verify')}
       </button>
       <div className="step-messages">
@@ -226,7 +230,9 @@ function VoidMessage({ id, reason }: { id: string; reason: NonNullable<OtpSnapsh
   const { t } = useTranslation();
   return (
     <div id={id} className="alert alert-error" role="alert" data-code={reason}>
-      <p className="alert-line">{reason === 'OTP_TOO_MANY_ATTEMPTS' ? t('code.tooManyAttempts') : t(`errors.${reason}`)}</p>
+      <p className="alert-line">
+        {reason === 'OTP_TOO_MANY_ATTEMPTS' ? t('code.tooManyAttempts') : t(`errors.${reason}`)}
+      </p>
     </div>
   );
 }

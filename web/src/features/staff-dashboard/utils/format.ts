@@ -1,4 +1,4 @@
-import { districts, isSharedConstituencyName } from '../../../../../rules/districts';
+import { constituencyDisplayEn, districts, isSharedConstituencyName } from '../../../../../rules/districts';
 
 // How the dashboard shows stored values: IST date-times in the en-IN locale (ta-IN on
 // Tamil screens), district and constituency names in the screen's language, and the
@@ -93,7 +93,7 @@ export function constituencyName(
   const found =
     district?.constituencies.find((c) => c.en === en) ??
     districts.flatMap((d) => d.constituencies).find((c) => c.en === en);
-  const name = language === 'ta' ? (found?.ta ?? en) : en;
+  const name = language === 'ta' ? (found?.ta ?? en) : constituencyDisplayEn(en);
   // ஆத்தூர் and திருப்பத்தூர் each name two constituencies: say which district's.
   if (district && isSharedConstituencyName(name)) return `${name} (${language === 'ta' ? district.ta : district.en})`;
   return name;
