@@ -1,13 +1,8 @@
 /// <reference lib="dom" />
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureStaffUser } from '../../local/cognito';
 import { districts } from '../../rules/districts';
 import { applicationExportColumns } from '../../rules/csv';
 import { istDay } from '../../rules/ist';
@@ -24,6 +19,7 @@ import {
   randomMobile,
   readLocalEndpoints,
 } from '../support/staff-data';
+import { createStaffByCommand, ensureUser } from '../support/staff-users';
 import { signIn as cognitoSignIn } from '../support/tokens';
 
 // The staff area in Chromium against `npm start`: sign-in (the seeded admin, and a
@@ -589,19 +585,10 @@ describe('a viewer made by the staff command', () => {
   const newPassword = 'Viewer-New-Password-7!';
 
   it('signs in with the temporary password, sets a new one, sees everything and changes nothing', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'ops/staff.ts', 'create', '--email', email, '--group', 'viewer'],
-      {
-        cwd: resolve(import.meta.dirname, '../..'),
-        env: { ...process.env, LOCAL_DATA_DIR: dataDir, NODE_NO_WARNINGS: '1' },
-      },
-    );
-    const temporary = /Temporary password: (\S+)/.exec(stdout)?.[1];
-    expect(temporary, stdout).toBeTruthy();
+    const temporary = await createStaffByCommand(dataDir, email, 'viewer');
 
     const o = await open();
-    await login(o, { email, password: temporary! });
+    await login(o, { email, password: temporary });
     await o.page.getByRole('heading', { level: 1, name: o.s.newPassword.title }).waitFor();
     await checkScreen(o.page, 'staff-new-password-en-1280');
     await o.page.getByLabel(o.s.newPassword.newPassword, { exact: true }).fill(newPassword);
@@ -638,17 +625,7 @@ describe('a viewer made by the staff command', () => {
 describe('a signed-in user in no staff group', () => {
   it('is told there is no access, and can log out', async () => {
     const nobody = { email: `nobody.${marker}@example.org`, password: 'Nobody-Password-7!', groups: [] };
-    const client = new CognitoIdentityProviderClient({
-      endpoint: endpoints.cognitoEndpoint,
-      region: 'ap-south-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await ensureStaffUser(
-      { endpoint: endpoints.cognitoEndpoint, client, stop: async () => undefined },
-      { userPoolId: endpoints.userPoolId, clientId: endpoints.userPoolClientId, issuer: '' },
-      nobody,
-    );
-    client.destroy();
+    await ensureUser(endpoints, nobody);
 
     const o = await open();
     await login(o, nobody);

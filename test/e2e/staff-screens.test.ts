@@ -1,7 +1,4 @@
 /// <reference lib="dom" />
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { districts } from '../../rules/districts';
@@ -24,6 +21,7 @@ import {
   randomMobile,
   readLocalEndpoints,
 } from '../support/staff-data';
+import { createStaffByCommand, ensureUser } from '../support/staff-users';
 
 // Every staff screen at 360, 768 and 1280 px in English and Tamil, against `npm start`:
 // sign-in, a new password, no access, the dashboard (with the bulk bar, a row's
@@ -63,6 +61,7 @@ const wholeWords = '.stat-label, .status-badge, th, .staff-nav-link, .button, .l
 let browser: Browser;
 let temporaryPassword: string;
 const viewerEmail = `viewer.${marker}@example.org`;
+const nobody = { email: `nobody.${marker}@example.org`, password: 'Nobody-Password-7!', groups: [] };
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -90,18 +89,10 @@ beforeAll(async () => {
   });
   expect(await importRecords(endpoints, records)).toMatchObject({ imported: names.length, rejected: [] });
 
-  // A viewer who has not yet set a password: signing in shows the new-password screen.
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'ops/staff.ts', 'create', '--email', viewerEmail, '--group', 'viewer'],
-    {
-      cwd: resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, LOCAL_DATA_DIR: dataDir, NODE_NO_WARNINGS: '1' },
-    },
-  );
-  const temporary = /Temporary password: (\S+)/.exec(stdout)?.[1];
-  if (!temporary) throw new Error(`no temporary password in: ${stdout}`);
-  temporaryPassword = temporary;
+  // A viewer who has not yet set a password (the new-password screen), and a user in
+  // no staff group (the no-access screen).
+  temporaryPassword = await createStaffByCommand(dataDir, viewerEmail, 'viewer');
+  await ensureUser(endpoints, nobody);
 }, 120_000);
 
 afterAll(async () => {
@@ -190,6 +181,12 @@ describe('every staff screen fits 360, 768 and 1280 px in English and Tamil', ()
         await v.page.getByRole('heading', { level: 1, name: v.s.newPassword.title }).waitFor();
         await checkScreen(v.page, `screens-new-password-${tag}`);
         await v.context.close();
+
+        const n = await open(language, width, '/admin');
+        await signIn(n, nobody);
+        await n.page.getByRole('heading', { level: 1, name: n.s.noAccess.title }).waitFor();
+        await checkScreen(n.page, `screens-no-access-${tag}`);
+        await n.context.close();
       });
 
       it(`dashboard, bulk bar, details, erase dialog, not found (${tag})`, async () => {
