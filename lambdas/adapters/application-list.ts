@@ -4,6 +4,7 @@ import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
 import { normalizeSearchQuery } from '../../rules/search';
 import { type ApplicationFilters, type ApplicationRow, applicationRowSchema } from '../../rules/staff-api';
 import { AppError } from '../lib/http';
+import { applicationKey, submittedSortPattern } from './applications';
 
 // Listing applications newest first through the sparse indexes of the applications
 // table: the index is chosen by the filters, the date range is a key condition, so a
@@ -18,10 +19,16 @@ interface IndexChoice {
 
 export function chooseIndex(filters: Pick<ApplicationFilters, 'status' | 'district'>): IndexChoice {
   if (filters.status && filters.district) {
-    return { indexName: 'by-district-status', partitionName: 'district_status', partitionValue: `${filters.district}#${filters.status}` };
+    return {
+      indexName: 'by-district-status',
+      partitionName: 'district_status',
+      partitionValue: `${filters.district}#${filters.status}`,
+    };
   }
-  if (filters.status) return { indexName: 'by-status', partitionName: 'application_status', partitionValue: filters.status };
-  if (filters.district) return { indexName: 'by-district', partitionName: 'revenue_district', partitionValue: filters.district };
+  if (filters.status)
+    return { indexName: 'by-status', partitionName: 'application_status', partitionValue: filters.status };
+  if (filters.district)
+    return { indexName: 'by-district', partitionName: 'revenue_district', partitionValue: filters.district };
   return { indexName: 'by-submitted', partitionName: 'list_pk', partitionValue: 'APP' };
 }
 
@@ -31,13 +38,24 @@ export function encodeCursor(key: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
+/**
+ * The start key of the next page, refused unless it is one this listing could have made:
+ * every attribute of the index's key, the same partition, and a sort key and item key
+ * naming the same application (a hand-made key with empty strings was DynamoDB's
+ * ValidationException, a 500).
+ */
 function decodeCursor(cursor: string, index: IndexChoice): Record<string, string> {
   try {
     const key = cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     const expected = ['pk', 'submitted_sort', index.partitionName].sort();
-    if (JSON.stringify(Object.keys(key).sort()) !== JSON.stringify(expected) || key[index.partitionName] !== index.partitionValue) {
+    if (
+      JSON.stringify(Object.keys(key).sort()) !== JSON.stringify(expected) ||
+      key[index.partitionName] !== index.partitionValue
+    ) {
       throw new Error('cursor of another listing');
     }
+    const id = submittedSortPattern.exec(key.submitted_sort ?? '')?.[1];
+    if (!id || key.pk !== applicationKey(id)) throw new Error('not a listed item');
     return key;
   } catch {
     throw new AppError('VALIDATION_FAILED', { fields: { cursor: 'INVALID' } });
@@ -127,18 +145,28 @@ export async function listApplications(
   const more = items.length > page.pageSize || !exhausted;
   const nextCursor =
     more && last
-      ? encodeCursor({ pk: last.pk, submitted_sort: last.submitted_sort, [index.partitionName]: last[index.partitionName] })
+      ? encodeCursor({
+          pk: last.pk,
+          submitted_sort: last.submitted_sort,
+          [index.partitionName]: last[index.partitionName],
+        })
       : undefined;
   return { items: pageItems.map(toRow), scanned, ...(nextCursor && { nextCursor }) };
 }
 
 /** Counts matching rows by reading them: only for text search, which rollups cannot answer. */
-export async function countApplications(db: DynamoDBDocumentClient, tableName: string, filters: ApplicationFilters): Promise<number> {
+export async function countApplications(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  filters: ApplicationFilters,
+): Promise<number> {
   const query = listingQuery(tableName, filters);
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const result = await db.send(new QueryCommand({ ...query, Select: 'COUNT', ...(startKey && { ExclusiveStartKey: startKey }) }));
+    const result = await db.send(
+      new QueryCommand({ ...query, Select: 'COUNT', ...(startKey && { ExclusiveStartKey: startKey }) }),
+    );
     count += result.Count ?? 0;
     startKey = result.LastEvaluatedKey;
   } while (startKey);

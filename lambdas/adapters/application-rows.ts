@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
 import type { ReportFilters, ReportRow } from '../../rules/report';
+import { submittedSortPattern } from './applications';
 
 // The raw rows of a report, newest first, from the applications table's listing
 // indexes (sort key `submitted_sort` = `${submitted_at}#${id}`). The index follows the
@@ -48,7 +49,12 @@ export function sortKeyBounds(filters: ReportFilters): { low: string; high: stri
   };
 }
 
-const cursorSchema = z.object({ v: z.literal(1), after: z.string().min(1).max(400), total: z.number().int().min(0) });
+const cursorSchema = z.object({
+  v: z.literal(1),
+  /** The last row's sort key: only one an application could have. */
+  after: z.string().max(400).regex(submittedSortPattern),
+  total: z.number().int().min(0),
+});
 export type RowsCursor = z.infer<typeof cursorSchema>;
 
 export function encodeCursor(cursor: RowsCursor): string {
@@ -152,6 +158,8 @@ export function makeApplicationRows(db: DynamoDBDocumentClient, tableName: strin
       const bounds = sortKeyBounds(filters);
       // Inclusive bound: the row equal to the cursor is skipped below.
       const high = after !== undefined && after < bounds.high ? after : bounds.high;
+      // A cursor from before the range (another range's): nothing is left in this one.
+      if (high < bounds.low) return { items: [] };
       const chunk = Math.max(2, Math.ceil((limit + 1) / streams.length) + 1);
       const sources = streams.map((s) => open(s, bounds.low, high, chunk));
       const items: ReportRow[] = [];

@@ -33,11 +33,16 @@ export type CreateResult = { kind: 'created' } | { kind: 'already-registered' } 
 
 export interface ApplicationRepository {
   isRegistered(phone: string): Promise<boolean>;
-  create(application: NewApplication, spend: { table: string; tokenId: string; expiresAt: number }): Promise<CreateResult>;
+  create(
+    application: NewApplication,
+    spend: { table: string; tokenId: string; expiresAt: number },
+  ): Promise<CreateResult>;
   get(id: string): Promise<Record<string, unknown> | undefined>;
 }
 
 export const applicationKey = (id: string) => `APP#${id}`;
+/** `<ISO time>#<id>`, the sort key of every listed application (its id in group 1). */
+export const submittedSortPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z#([^#]+)$/;
 export const phoneGuardKey = (phone: string) => `PHONE#${phone}`;
 
 export function toStoredItem(application: NewApplication, status: ApplicationStatus = 'pending') {
@@ -77,7 +82,12 @@ export function makeApplicationRepository(db: DynamoDBDocumentClient, tableName:
   return {
     async isRegistered(phone) {
       const result = await db.send(
-        new GetCommand({ TableName: tableName, Key: { pk: phoneGuardKey(phone) }, ConsistentRead: true, ProjectionExpression: 'pk' }),
+        new GetCommand({
+          TableName: tableName,
+          Key: { pk: phoneGuardKey(phone) },
+          ConsistentRead: true,
+          ProjectionExpression: 'pk',
+        }),
       );
       return result.Item !== undefined;
     },
@@ -87,15 +97,29 @@ export function makeApplicationRepository(db: DynamoDBDocumentClient, tableName:
           {
             Put: {
               TableName: tableName,
-              Item: { pk: phoneGuardKey(application.phone_number), application_id: application.id, created_at: application.submitted_at },
+              Item: {
+                pk: phoneGuardKey(application.phone_number),
+                application_id: application.id,
+                created_at: application.submitted_at,
+              },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          { Put: { TableName: tableName, Item: toStoredItem(application), ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName,
+              Item: toStoredItem(application),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           {
             Put: {
               TableName: spend.table,
-              Item: { pk: `VERIFICATION#${spend.tokenId}`, spent_at: application.submitted_at, ttl: spend.expiresAt + 60 },
+              Item: {
+                pk: `VERIFICATION#${spend.tokenId}`,
+                spent_at: application.submitted_at,
+                ttl: spend.expiresAt + 60,
+              },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },

@@ -136,12 +136,21 @@ describe('dashboard listing', () => {
     ['from=2026-02-30', 'from'],
     ['from=2026-11-20&to=2026-11-01', 'to'],
     ['cursor=not-a-cursor', 'cursor'],
+    // Hand-made start keys: empty key attributes were DynamoDB's ValidationException, a 500.
+    [`cursor=${madeCursor({ pk: '', submitted_sort: '', list_pk: 'APP' })}`, 'cursor'],
+    [`cursor=${madeCursor({ pk: 'APP#a', submitted_sort: '2026-01-01T00:00:00.000Z#b', list_pk: 'APP' })}`, 'cursor'],
+    [`cursor=${madeCursor({ pk: 'APP#a', submitted_sort: 'yesterday#a', list_pk: 'APP' })}`, 'cursor'],
   ])('refuses %s with a field error', async (query, field) => {
     const { status, body } = await api(`/api/admin/applications?${query}`);
     expect(status).toBe(400);
     expect(body).toMatchObject({ error: { code: 'VALIDATION_FAILED', fields: { [field]: expect.any(String) as unknown } } });
   });
 });
+
+/** A start key as a client could forge it. */
+function madeCursor(key: Record<string, string>): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
 
 describe('review workflow', () => {
   it('changes the status of a selection with a note, and keeps the trail', async () => {
