@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StatsResponse } from '../../rules/report';
 import type { ListResponse } from '../../rules/staff-api';
-import { hasHorizontalOverflow, launchChromium, screenshot, viewports } from '../support/browser';
+import { launchChromium, viewports } from '../support/browser';
 import {
   importRecords,
   type LegacyRecord,
@@ -11,7 +11,13 @@ import {
   randomMobile,
   readLocalEndpoints,
 } from '../support/staff-data';
-import { openStaffPage, seededAdmin, type StaffLanguage, type StaffPage } from '../support/staff-browser';
+import {
+  lookAtEveryWidth,
+  openStaffPage,
+  seededAdmin,
+  type StaffLanguage,
+  type StaffPage,
+} from '../support/staff-browser';
 import { signIn as cognitoSignIn } from '../support/tokens';
 
 // The dashboard's search finds a number written as the table shows it (+91 86846 13282)
@@ -94,15 +100,6 @@ const rowNames = (page: Page) => page.locator('[data-testid="application-row"] .
 const tile = (page: Page, id: string) => page.getByTestId(`stat-${id}`).locator('.stat-value').innerText();
 const spaced = (mobile: string) => `${mobile.slice(0, 5)} ${mobile.slice(5)}`;
 
-async function look(page: Page, name: string): Promise<void> {
-  for (const width of ['phone', 'tablet', 'desktop'] as const) {
-    await page.setViewportSize(viewports[width]);
-    await page.evaluate(() => document.fonts.ready);
-    await screenshot(page, `${name}-${viewports[width].width}`);
-    expect(await hasHorizontalOverflow(page), `${name} at ${viewports[width].width} px`).toBe(false);
-  }
-}
-
 describe('dashboard search by phone number', () => {
   it('finds a number written as the table shows it, with spaces, +91, a leading 0 or dashes (API)', async () => {
     const mobile = mobiles[0]!;
@@ -132,7 +129,7 @@ describe('dashboard search by phone number', () => {
       expect(await o.page.getByTestId('application-row').innerText()).toContain(`+91 ${spaced(mobile)}`);
       await search(o, `0${spaced(mobile)}`);
       await expect.poll(() => rowNames(o.page), { timeout: 10_000 }).toEqual([names[1]]);
-      await look(o.page, `staff-search-phone-${language}`);
+      await lookAtEveryWidth(o.page, `staff-search-phone-${language}`);
       await o.context.close();
     });
   }
@@ -163,7 +160,7 @@ describe('status tiles after a bulk change', () => {
       await expect.poll(() => tile(page, 'pending'), { timeout: 10_000 }).toBe(shown(stats.pending - 2));
       expect(await tile(page, 'approved')).toBe(shown(stats.approved + 2));
       expect(await tile(page, 'total')).toBe(shown(stats.total));
-      await look(page, `staff-tiles-after-bulk-${language}`);
+      await lookAtEveryWidth(page, `staff-tiles-after-bulk-${language}`);
       await o.context.close();
     });
   }

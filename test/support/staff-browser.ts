@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { staffEn } from '../../web/src/i18n/staff-en';
 import { staffTa } from '../../web/src/i18n/staff-ta';
+import { hasHorizontalOverflow, screenshot, viewports } from './browser';
 
 // A signed-in staff page in Chromium, for the e2e files that look at one staff screen.
 
@@ -43,4 +45,14 @@ export async function openStaffPage(
   await page.getByRole('button', { name: s.login.login, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: options.heading(s) }).waitFor();
   return { page, context, s };
+}
+
+/** The page at 360, 768 and 1280 px: a screenshot of each, and no sideways scroll at any. */
+export async function lookAtEveryWidth(page: Page, name: string): Promise<void> {
+  for (const width of ['phone', 'tablet', 'desktop'] as const) {
+    await page.setViewportSize(viewports[width]);
+    await page.evaluate(() => document.fonts.ready);
+    await screenshot(page, `${name}-${viewports[width].width}`);
+    expect(await hasHorizontalOverflow(page), `${name} at ${viewports[width].width} px`).toBe(false);
+  }
 }

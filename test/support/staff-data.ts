@@ -32,7 +32,8 @@ interface OutboxMessage {
   readonly code?: string;
 }
 
-async function otpFor(appUrl: string, mobile: string): Promise<string> {
+/** The code the stack sent the number, read from the local outbox. */
+export async function otpFor(appUrl: string, mobile: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const outbox = (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
     const found = outbox.find((m) => m.kind === 'otp' && m.to === `91${mobile}` && m.code);

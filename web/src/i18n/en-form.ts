@@ -36,6 +36,7 @@ export const enForm = {
     gender: 'Gender',
     dateOfBirth: 'Date of birth',
     dateOfBirthHint: 'You must be at least 18 years old.',
+    dateOfBirthFormat: 'dd/mm/yyyy',
     district: 'Revenue district',
     districtPlaceholder: 'Select your district',
     constituency: 'Assembly constituency',

@@ -32,6 +32,7 @@ export const taForm: FormMessages = {
     gender: 'பாலினம்',
     dateOfBirth: 'பிறந்த தேதி',
     dateOfBirthHint: 'உங்களுக்குக் குறைந்தது 18 வயது நிறைவடைந்திருக்க வேண்டும்.',
+    dateOfBirthFormat: 'நாள்/மாதம்/ஆண்டு',
     district: 'வருவாய் மாவட்டம்',
     districtPlaceholder: 'மாவட்டத்தைத் தேர்ந்தெடுக்கவும்',
     constituency: 'சட்டமன்றத் தொகுதி',

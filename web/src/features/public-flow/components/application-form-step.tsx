@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { latestBirthDateForMinimumAge } from '../../../../../rules/age';
 import { educations, genders, occupations } from '../../../../../rules/application';
 import { enForm as en } from '../../../i18n/en-form';
 import type { Language } from '../../../i18n/language';
+import { DateInput } from '../../../components/date-input';
 import { LegalLink } from '../../../components/legal-link';
 import { ApiError } from '../../../lib/api-client';
 import { splitTagged } from '../../../lib/tagged-text';
@@ -48,7 +48,6 @@ export function ApplicationFormStep(props: ApplicationFormStepProps) {
   const [submitAttempted, setSubmitAttempted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [maxBirthDate] = useState(() => latestBirthDateForMinimumAge(new Date()));
 
   const districts = useMemo(() => districtChoices(language), [language]);
   const constituencies = useMemo(
@@ -257,15 +256,13 @@ export function ApplicationFormStep(props: ApplicationFormStepProps) {
         hint={t('form.dateOfBirthHint')}
         error={error('date_of_birth')}
       >
-        <input
+        <DateInput
           {...text('date_of_birth')}
           className="input input-date"
-          type="date"
-          max={maxBirthDate}
-          min="1900-01-01"
+          placeholder={t('form.dateOfBirthFormat')}
           autoComplete="bday"
           {...aria('date_of_birth', true)}
-          onChange={(event) => change('date_of_birth', event.target.value)}
+          onValueChange={(value) => change('date_of_birth', value)}
         />
       </Field>
 

@@ -210,13 +210,15 @@ describe('public flow: the application form', () => {
     expect(stored()?.form).toMatchObject({ revenue_district: 'Chennai', assembly_constituency: '' });
   });
 
-  it('caps the date of birth at 18 years ago (IST) and keeps the phone inputs to digits', async () => {
+  it('takes the date of birth day first, dd/mm/yyyy, and keeps the phone inputs to digits', async () => {
     const user = userEvent.setup();
     openOnForm();
     await renderFlow();
     const dob = screen.getByLabelText<HTMLInputElement>('Date of birth');
-    expect(dob.type).toBe('date');
-    expect(dob.max).toBe(latestBirthDateForMinimumAge(new Date()));
+    expect(dob.placeholder).toBe('dd/mm/yyyy');
+    await user.type(dob, '14052001');
+    expect(dob.value).toBe('14/05/2001');
+    expect(stored()?.form).toMatchObject({ date_of_birth: '2001-05-14' });
     const alternate = screen.getByLabelText<HTMLInputElement>('Alternate mobile number');
     await user.type(alternate, '90-0000 0001 55');
     expect(alternate.value).toBe('9000000001');
@@ -377,7 +379,7 @@ describe('public flow: nothing lost on reload', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Kavya');
     expect(screen.getByLabelText<HTMLSelectElement>('Revenue district').value).toBe('Madurai');
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Yes' }).checked).toBe(true);
-    expect(screen.getByLabelText<HTMLInputElement>('Date of birth').value).toBe('2001-05-14');
+    expect(screen.getByLabelText<HTMLInputElement>('Date of birth').value).toBe('14/05/2001');
     // A reload does not move focus around.
     expect(document.activeElement).toBe(document.body);
   });

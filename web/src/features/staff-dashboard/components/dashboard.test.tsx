@@ -108,8 +108,8 @@ describe('dashboard', () => {
     await screen.findByText('Person 0');
     expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe('meena');
     expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('rejected');
-    expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('2026-11-01');
-    expect(screen.getByLabelText<HTMLInputElement>('To').value).toBe('2026-11-20');
+    expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('01/11/2026');
+    expect(screen.getByLabelText<HTMLInputElement>('To').value).toBe('20/11/2026');
     expect(screen.getByLabelText<HTMLSelectElement>('Rows per page').value).toBe('20');
     expect(requested()).toContain(
       '/api/admin/applications?q=meena&status=rejected&from=2026-11-01&to=2026-11-20&pageSize=20',
@@ -120,8 +120,8 @@ describe('dashboard', () => {
     const user = userEvent.setup();
     const router = renderDashboard();
     await screen.findByText('Person 0');
-    await user.type(screen.getByLabelText('From'), '2026-11-20');
-    await user.type(screen.getByLabelText('To'), '2026-11-01');
+    await user.type(screen.getByLabelText('From'), '20112026');
+    await user.type(screen.getByLabelText('To'), '01112026');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(screen.getByRole('alert').textContent).toBe('The From date must be on or before the To date.');
     expect(router.state.location.search).toBe('');

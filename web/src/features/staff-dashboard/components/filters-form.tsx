@@ -2,6 +2,8 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applicationStatuses } from '../../../../../rules/application';
 import { districts } from '../../../../../rules/districts';
+import { parseDate } from '../../../../../rules/ist';
+import { DateInput } from '../../../components/date-input';
 import { cleanFilters, type ListFilters } from '../utils/list-params';
 
 interface Draft {
@@ -29,25 +31,30 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
   const { t, i18n } = useTranslation('staff');
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => toDraft(filters));
-  const [rangeInvalid, setRangeInvalid] = useState(false);
+  // What Apply found wrong: a date that names no day (typed as dd/mm/yyyy), or From after To.
+  const [problem, setProblem] = useState<{ field: 'from' | 'to'; message: 'dateInvalid' | 'rangeInvalid' } | null>(
+    null,
+  );
   const tamil = i18n.resolvedLanguage === 'ta';
 
   const set = (key: keyof Draft) => (event: { target: { value: string } }) =>
     setDraft((now) => ({ ...now, [key]: event.target.value }));
+  const setDay = (key: 'from' | 'to') => (value: string) => setDraft((now) => ({ ...now, [key]: value }));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (draft.from && draft.to && draft.from > draft.to) {
-      setRangeInvalid(true);
-      return;
+    const notADay = (['from', 'to'] as const).find((key) => draft[key] && !parseDate(draft[key]));
+    if (notADay) setProblem({ field: notADay, message: 'dateInvalid' });
+    else if (draft.from && draft.to && draft.from > draft.to) setProblem({ field: 'to', message: 'rangeInvalid' });
+    else {
+      setProblem(null);
+      onApply(cleanFilters(draft));
     }
-    setRangeInvalid(false);
-    onApply(cleanFilters(draft));
   };
 
   const reset = () => {
     setDraft(toDraft({}));
-    setRangeInvalid(false);
+    setProblem(null);
     onApply({});
   };
 
@@ -116,30 +123,30 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
         <label className="field-label" htmlFor={field('from')}>
           {t('filters.from')}
         </label>
-        <input
+        <DateInput
           id={field('from')}
           className="input"
-          type="date"
           name="from"
+          placeholder={t('filters.dateFormat')}
           value={draft.from}
-          max={draft.to || undefined}
-          onChange={set('from')}
+          aria-invalid={problem?.field === 'from'}
+          aria-describedby={problem?.field === 'from' ? `${id}-problem` : undefined}
+          onValueChange={setDay('from')}
         />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={field('to')}>
           {t('filters.to')}
         </label>
-        <input
+        <DateInput
           id={field('to')}
           className="input"
-          type="date"
           name="to"
+          placeholder={t('filters.dateFormat')}
           value={draft.to}
-          min={draft.from || undefined}
-          aria-invalid={rangeInvalid}
-          aria-describedby={rangeInvalid ? `${field('to')}-error` : undefined}
-          onChange={set('to')}
+          aria-invalid={problem?.field === 'to'}
+          aria-describedby={problem?.field === 'to' ? `${id}-problem` : undefined}
+          onValueChange={setDay('to')}
         />
       </div>
       <div className="filters-actions">
@@ -150,9 +157,9 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
           {t('filters.reset')}
         </button>
       </div>
-      {rangeInvalid && (
-        <p id={`${field('to')}-error`} className="field-error filters-error" role="alert">
-          {t('filters.rangeInvalid')}
+      {problem && (
+        <p id={`${id}-problem`} className="field-error filters-error" role="alert">
+          {t(`filters.${problem.message}`)}
         </p>
       )}
     </form>

@@ -1,6 +1,9 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applicationStatuses } from '../../../../../rules/application';
+import { knownDistrictNames } from '../../../../../rules/report';
+import { parseDate } from '../../../../../rules/ist';
+import { DateInput } from '../../../components/date-input';
 import type { ReportParamsUpdate } from '../hooks/use-report-params';
 import { districtLabel } from '../utils/format';
 import {
@@ -11,56 +14,55 @@ import {
   toggleStatus,
 } from '../utils/report-params';
 
-/** From, To, statuses and districts; every change applies at once (and goes to the URL). */
+/** From, To (dd/mm/yyyy), statuses and every district; every change applies at once (and goes to the URL). */
 export function FilterPanel({
   params,
-  districts,
   onChange,
 }: {
   params: ReportParams;
-  districts: readonly string[];
   onChange: (update: ReportParamsUpdate) => void;
 }) {
   const { t, i18n } = useTranslation('staff');
   const id = useId();
   const tamil = i18n.language === 'ta';
+  // A date typed only in part, and whether its field has been left (the message waits until then).
+  const [unfinished, setUnfinished] = useState({ from: false, to: false });
+  const [left, setLeft] = useState({ from: false, to: false });
+  const [resets, setResets] = useState(0);
   return (
     <form className="report-filters" aria-label={t('reports.filters')} onSubmit={(e) => e.preventDefault()}>
       <div className="report-filter-dates">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-from`}>
-            {t('reports.from')}
-          </label>
-          <input
-            id={`${id}-from`}
-            className="input"
-            type="date"
-            name="from"
-            value={params.from ?? ''}
-            max={params.to ?? undefined}
-            onChange={(e) => {
-              const from = e.target.value || null;
-              onChange((p) => ({ ...p, from }));
-            }}
-          />
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-to`}>
-            {t('reports.to')}
-          </label>
-          <input
-            id={`${id}-to`}
-            className="input"
-            type="date"
-            name="to"
-            value={params.to ?? ''}
-            min={params.from ?? undefined}
-            onChange={(e) => {
-              const to = e.target.value || null;
-              onChange((p) => ({ ...p, to }));
-            }}
-          />
-        </div>
+        {(['from', 'to'] as const).map((key) => (
+          <div className="field" key={key}>
+            <label className="field-label" htmlFor={`${id}-${key}`}>
+              {t(`reports.${key}`)}
+            </label>
+            <DateInput
+              // Reset empties a half-typed date too (its value may already be empty).
+              key={resets}
+              id={`${id}-${key}`}
+              className="input"
+              name={key}
+              placeholder={t('filters.dateFormat')}
+              value={params[key] ?? ''}
+              aria-invalid={unfinished[key] && left[key]}
+              aria-describedby={unfinished[key] && left[key] ? `${id}-${key}-error` : undefined}
+              onFocus={() => setLeft((now) => ({ ...now, [key]: false }))}
+              onBlur={() => setLeft((now) => ({ ...now, [key]: true }))}
+              onValueChange={(value) => {
+                // Only a whole day (or nothing) reaches the report: no request for a date half typed.
+                const day = value === '' || parseDate(value) ? value || null : undefined;
+                setUnfinished((now) => ({ ...now, [key]: day === undefined }));
+                if (day !== undefined) onChange((p) => ({ ...p, [key]: day }));
+              }}
+            />
+            {unfinished[key] && left[key] && (
+              <p id={`${id}-${key}-error`} className="field-error" role="alert">
+                {t('filters.dateInvalid')}
+              </p>
+            )}
+          </div>
+        ))}
       </div>
       <fieldset className="report-filter-group" data-testid="status-filter">
         <legend className="field-label">{t('reports.statuses')}</legend>
@@ -89,37 +91,40 @@ export function FilterPanel({
       </fieldset>
       <fieldset className="report-filter-group" data-testid="district-filter">
         <legend className="field-label">{t('reports.districts')}</legend>
-        {districts.length === 0 ? (
-          <p className="muted">{t('reports.noDistricts')}</p>
-        ) : (
-          <div className="report-checks report-checks-districts">
-            {districts.map((district) => (
-              <label key={district} className="report-check">
-                <input
-                  type="checkbox"
-                  name="district"
-                  value={district}
-                  checked={params.districts.includes(district)}
-                  onChange={(e) => {
-                    const on = e.target.checked;
-                    onChange((p) => toggleDistrict(p, district, on));
-                  }}
-                />
-                {districtLabel(district, i18n.language, t('reports.unknown'))}
-              </label>
-            ))}
-          </div>
-        )}
-        {params.districts.length === 0 && districts.length > 0 && (
-          <p className="field-hint">{t('reports.allDistricts')}</p>
-        )}
+        {/* All 38, whatever the dates: a range with no data yet must not take the choice away. */}
+        <div className="report-checks report-checks-districts">
+          {knownDistrictNames.map((district) => (
+            <label key={district} className="report-check">
+              <input
+                type="checkbox"
+                name="district"
+                value={district}
+                checked={params.districts.includes(district)}
+                onChange={(e) => {
+                  const on = e.target.checked;
+                  onChange((p) => toggleDistrict(p, district, on));
+                }}
+              />
+              {districtLabel(district, i18n.language, t('reports.unknown'))}
+            </label>
+          ))}
+        </div>
+        {params.districts.length === 0 && <p className="field-hint">{t('reports.allDistricts')}</p>}
       </fieldset>
       <div className="report-filter-actions">
         {/* Filters apply live; Apply only submits the form, which does nothing more. */}
         <button type="submit" className="button button-secondary">
           {t('reports.apply')}
         </button>
-        <button type="button" className="button button-ghost" onClick={() => onChange(defaultReportParams)}>
+        <button
+          type="button"
+          className="button button-ghost"
+          onClick={() => {
+            setUnfinished({ from: false, to: false });
+            setResets((n) => n + 1);
+            onChange(defaultReportParams);
+          }}
+        >
           {t('reports.reset')}
         </button>
       </div>

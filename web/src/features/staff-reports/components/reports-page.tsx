@@ -8,7 +8,7 @@ import { useReportParams } from '../hooks/use-report-params';
 import { useReportSummary } from '../hooks/use-report-summary';
 import { ageData, genderData, memberData, seriesData, statusData, topDistrictData } from '../utils/chart-data';
 import { districtLabel, formatCount } from '../utils/format';
-import { districtOptions } from '../utils/report-params';
+import { reportProblem } from '../utils/report-params';
 import { FilterPanel } from './filter-panel';
 import { RawData } from './raw-data';
 import {
@@ -25,12 +25,10 @@ import {
 export function ReportsPage() {
   const { t, i18n } = useTranslation('staff');
   const { params, setParams } = useReportParams();
-  const summary = useReportSummary(params);
-  // The districts offered: those with applications under the other filters (the chosen
-  // districts' own report would offer only themselves).
-  const options = useReportSummary(params.districts.length > 0 ? { ...params, districts: [] } : null);
-  const byDistrict = (params.districts.length > 0 ? options.data : summary.data)?.byDistrict ?? [];
-  const data = summary.data;
+  // Filters the API would refuse (From after To) are said once, and nothing is asked.
+  const problem = reportProblem(params);
+  const summary = useReportSummary(problem ? null : params);
+  const data = problem ? undefined : summary.data;
   const lang = i18n.language;
   const unknown = t('reports.unknown');
   const district = (name: string) => districtLabel(name, lang, unknown);
@@ -47,7 +45,13 @@ export function ReportsPage() {
         </Link>
       </header>
 
-      <FilterPanel params={params} districts={districtOptions(byDistrict, params.districts)} onChange={setParams} />
+      <FilterPanel params={params} onChange={setParams} />
+
+      {problem && (
+        <div className="alert alert-error report-error" role="alert" data-testid="report-error">
+          {t(`reports.errors.${problem}`)}
+        </div>
+      )}
 
       {summary.error !== undefined && (
         <div className="alert alert-error report-error" role="alert" data-testid="report-error">
@@ -124,7 +128,7 @@ export function ReportsPage() {
           </div>
         </div>
       )}
-      <RawData params={params} />
+      {!problem && <RawData params={params} />}
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   defaultReportParams,
-  districtOptions,
   isDefaultReport,
   parseReportParams,
   reportParamsToSearch,
+  reportProblem,
   statusFilterLabel,
   toggleDistrict,
   toggleStatus,
@@ -70,13 +70,12 @@ describe('report filters in the URL', () => {
     expect(statusFilterLabel('pending')).toBe('PENDING');
   });
 
-  it('offers the districts with applications (no Unknown), sorted, and keeps the chosen ones', () => {
-    const byDistrict = [
-      { district: 'Salem', count: 5 },
-      { district: 'Unknown', count: 3 },
-      { district: 'Chennai', count: 1 },
-    ];
-    expect(districtOptions(byDistrict, [])).toEqual(['Chennai', 'Salem']);
-    expect(districtOptions(byDistrict, ['Ariyalur'])).toEqual(['Ariyalur', 'Chennai', 'Salem']);
+  it('finds before asking what the report API would refuse', () => {
+    const p = (from: string | null, to: string | null) => ({ ...defaultReportParams, from, to });
+    expect(reportProblem(p('2026-01-10', '2026-01-01'))).toBe('RANGE_INVALID');
+    expect(reportProblem(p('2024-01-01', '2026-01-01'))).toBe('RANGE_TOO_LONG');
+    expect(reportProblem(p('2026-01-01', '2026-01-01'))).toBeNull();
+    expect(reportProblem(p('2026-01-01', null))).toBeNull();
+    expect(reportProblem(defaultReportParams)).toBeNull();
   });
 });

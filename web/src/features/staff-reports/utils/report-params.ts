@@ -1,6 +1,6 @@
 import { applicationStatuses, type ApplicationStatus } from '../../../../../rules/application';
 import { parseDate } from '../../../../../rules/ist';
-import { knownDistrictNames, reportFiltersQuery } from '../../../../../rules/report';
+import { knownDistrictNames, reportFiltersQuery, reportFiltersSchema } from '../../../../../rules/report';
 
 // The Reports page's filters as they live in the address bar: `from`, `to` (IST days,
 // 'YYYY-MM-DD'), `status` and `district` (comma-separated). Every status is the default,
@@ -81,12 +81,15 @@ export function toggleDistrict(params: ReportParams, district: string, on: boole
 /** "UNDER REVIEW": how the filter shows a status (spec 2.4). */
 export const statusFilterLabel = (status: string): string => status.replaceAll('_', ' ').toUpperCase();
 
+export type ReportProblem = 'RANGE_INVALID' | 'RANGE_TOO_LONG' | 'INVALID_DATE';
+
 /**
- * The districts offered by the filter: those with applications (the report's by-district
- * figures; Unknown is not a district one can filter on), plus any already chosen, sorted.
+ * What the report API would refuse in these filters (From after To, a range over 400
+ * days), checked by its own schema before asking: the page says it once, and asks nothing.
  */
-export function districtOptions(byDistrict: readonly { district: string }[], chosen: readonly string[]): string[] {
-  const known = new Set(knownDistrictNames);
-  const names = new Set([...byDistrict.map((d) => d.district), ...chosen].filter((d) => known.has(d)));
-  return [...names].sort((a, b) => a.localeCompare(b));
+export function reportProblem(params: ReportParams): ReportProblem | null {
+  const checked = reportFiltersSchema.safeParse(Object.fromEntries(reportApiQuery(params)));
+  if (checked.success) return null;
+  const codes = checked.error.issues.map((issue) => issue.message);
+  return (['RANGE_INVALID', 'RANGE_TOO_LONG', 'INVALID_DATE'] as const).find((code) => codes.includes(code)) ?? null;
 }
