@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApplicationDetail, ApplicationRow } from '../../../../../rules/staff-api';
 import type { Language } from '../../../i18n/language';
@@ -82,5 +83,31 @@ describe('decision notices in the details row', () => {
     // Loaded: the (empty) audit trail shows.
     await screen.findByText('No changes yet.');
     expect(screen.queryByTestId('decision-notices')).toBeNull();
+  });
+});
+
+describe('a status change to the status it already has', () => {
+  it.each([
+    ['en', 'The status is already “Approved”: nothing changed.'],
+    ['ta', 'நிலை ஏற்கெனவே “ஏற்கப்பட்டது”: எதுவும் மாற்றப்படவில்லை.'],
+  ] as const)('says nothing changed and reloads nothing (%s)', async (language, message) => {
+    const onChanged = vi.fn();
+    api.mockImplementation((input) =>
+      Promise.resolve(
+        String(input).endsWith('/admin/applications/status')
+          ? jsonResponse(200, { changed: [], unchanged: ['a1'], notFound: [] })
+          : jsonResponse(200, approvedByWhatsApp),
+      ),
+    );
+    renderWithI18n(
+      <StaffSessionContext.Provider value={{ ...session, role: 'admin' }}>
+        <ApplicationDetails row={row} reloadKey={0} canReview onChanged={onChanged} onErase={() => {}} />
+      </StaffSessionContext.Provider>,
+      language,
+    );
+    const apply = await screen.findByRole('button', { name: language === 'en' ? 'Apply' : 'பயன்படுத்து' });
+    await userEvent.setup().click(apply);
+    expect((await screen.findByText(message)).className).not.toContain('alert-success');
+    expect(onChanged).not.toHaveBeenCalled();
   });
 });
