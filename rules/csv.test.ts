@@ -19,7 +19,20 @@ describe('csv cells', () => {
     expect(csvCell(42)).toBe('"42"');
   });
 
-  it.each(['=SUM(A1:A9)', '+91 98765', '-2+3', '@cmd', '\t=1', '\r=1'])('neutralises a formula: %j', (text) => {
+  it.each([
+    '=SUM(A1:A9)',
+    '+91 98765',
+    '-2+3',
+    '@cmd',
+    '\t=1',
+    '\r=1',
+    // The trigger is the first visible character: leading spaces, controls and format characters hide nothing.
+    '  =1+1',
+    '\u0000=1',
+    '\n@cmd',
+    '\u200b=1',
+    '\u202e\u00a0+1',
+  ])('neutralises a formula: %j', (text) => {
     const cell = csvCell(text);
     expect(cell).toBe(`"'${text}"`);
   });

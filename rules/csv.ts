@@ -36,8 +36,10 @@ export const applicationExportColumns = [
 export type ApplicationExportColumn = (typeof applicationExportColumns)[number];
 
 // A spreadsheet treats a cell starting with one of these as a formula (tab and CR too,
-// which some programs strip before looking at the next character).
-const formulaStart = /^[=+\-@\t\r]/;
+// which some programs strip before looking at the next character). Spaces, control and
+// format characters (a zero-width space, a bidi mark) before the trigger do not hide it:
+// some programs trim them, and the reader does not see them.
+const formulaStart = /^[\p{Z}\p{Cc}\p{Cf}\s]*[=+\-@]|^[\t\r]/u;
 
 /** One cell: text as is, booleans and numbers in their plain form, missing values empty. */
 export function csvCell(value: unknown): string {
