@@ -94,7 +94,7 @@ describe('a status change to the status it already has', () => {
     const onChanged = vi.fn();
     api.mockImplementation((input) =>
       Promise.resolve(
-        String(input).endsWith('/admin/applications/status')
+        (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).endsWith('/admin/applications/status')
           ? jsonResponse(200, { changed: [], unchanged: ['a1'], notFound: [] })
           : jsonResponse(200, approvedByWhatsApp),
       ),
