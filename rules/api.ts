@@ -19,7 +19,6 @@ export const apiErrorSchema = v.object({
     fields: v.optional(v.record(v.string(), v.string())),
     retryAfterSeconds: v.optional(v.number()),
     attemptsLeft: v.optional(v.number()),
-    providerCode: v.optional(v.number()),
     smsAvailable: v.optional(v.boolean()),
   }),
 });

@@ -50,8 +50,6 @@ export interface ApiErrorBody {
     retryAfterSeconds?: number;
     /** Guesses left for the current code. */
     attemptsLeft?: number;
-    /** The WhatsApp provider's error code, when it refused a send. */
-    providerCode?: number;
     /** Whether the visitor may ask for the code by SMS instead (the stage has SMS). */
     smsAvailable?: boolean;
   };

@@ -107,7 +107,9 @@ describe('OTP channels', () => {
     expect(channels.hasSms).toBe(false);
     const error = await channels.send('919876543210', '1', { language: 'en', now }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ code: 'WHATSAPP_UNDELIVERABLE', details: { providerCode: 131026 } });
+    expect(error).toMatchObject({ code: 'WHATSAPP_UNDELIVERABLE', details: {} });
+    // The provider's code stays in the log and the metric: nothing of it reaches the browser.
+    expect((error as AppError).details).not.toHaveProperty('providerCode');
     expect((error as AppError).message).not.toContain('#131026');
     const busy = fakes({ mode: 'whatsapp', waError: provider(130429) });
     await expect(busy.channels.send('919876543210', '1', { language: 'en', now })).rejects.toMatchObject({

@@ -58,25 +58,28 @@ export function smsOfferOpen(
   return now.getTime() >= (issuedAt + offerAfterSeconds) * 1000;
 }
 
-/** Provider failures with no channel left, as the visitor's translated messages. */
+/**
+ * Provider failures with no channel left, as the visitor's translated messages. Neither
+ * the provider's text nor its code reaches the browser: both go to the log line and the
+ * metric of the refusal.
+ */
 export function whatsAppSendError(error: unknown, smsAvailable: boolean): AppError {
   const extra = smsAvailable ? { smsAvailable } : {};
   if (!(error instanceof WhatsAppError)) return new AppError('WHATSAPP_SEND_FAILED', extra);
-  const providerCode = error.provider.code ? { providerCode: error.provider.code } : {};
   switch (error.failure) {
     case 'not-configured':
       return new AppError('WHATSAPP_NOT_CONFIGURED', extra);
     case 'invalid-phone-number-id':
-      return new AppError('WHATSAPP_INVALID_PHONE_NUMBER_ID', { ...extra, ...providerCode });
+      return new AppError('WHATSAPP_INVALID_PHONE_NUMBER_ID', extra);
     case 'network':
       return new AppError('NETWORK_ERROR', extra);
     case 'provider':
       break;
   }
   const refusal = whatsAppRefusal(error);
-  if (refusal === 'undeliverable') return new AppError('WHATSAPP_UNDELIVERABLE', { ...extra, ...providerCode });
-  if (refusal === 'rate-limit') return new AppError('WHATSAPP_BUSY', { ...extra, ...providerCode });
-  return new AppError('WHATSAPP_SEND_FAILED', { ...extra, ...providerCode });
+  if (refusal === 'undeliverable') return new AppError('WHATSAPP_UNDELIVERABLE', extra);
+  if (refusal === 'rate-limit') return new AppError('WHATSAPP_BUSY', extra);
+  return new AppError('WHATSAPP_SEND_FAILED', extra);
 }
 
 export function smsSendError(error: unknown): AppError {

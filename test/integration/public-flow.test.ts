@@ -136,6 +136,9 @@ describe('OTP request', () => {
     const result = await requestOtp(uniqueMobile());
     expect(result.status).toBe(code === 'WHATSAPP_BUSY' ? 503 : 502);
     expect(result.body.error.message).not.toMatch(/#\d{3,}|undeliverable|Something went wrong/);
+    // Neither the provider's text nor its code: those are for the log and the metric.
+    expect(result.body.error).not.toHaveProperty('providerCode');
+    expect(JSON.stringify(result.body)).not.toMatch(/13[01]\d{3}|#100\b|error_subcode/);
     expect(result.body.error.code).toBe(code);
     if (message) expect(result.body.error.message).toBe(message);
     else expect(result.body.error.message).not.toBe('');

@@ -185,7 +185,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
 function errorOf(response: Response, payload: unknown): ApiError {
   const parsed = check(apiErrorSchema, payload);
   if (parsed.ok) {
-    const { code, message, providerCode: _provider, ...details } = parsed.value.error;
+    const { code, message, ...details } = parsed.value.error;
     return new ApiError(code, response.status, message, details);
   }
   const hinted = retryAfterMs(response);
