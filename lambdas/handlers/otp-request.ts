@@ -68,7 +68,7 @@ export function makeHandler(deps: OtpRequestDeps) {
     const limits: Limit[] = [
       { kind: 'window', key: `otp-hour#${phone}`, seconds: 3600, max: settings.maxPerHour },
       { kind: 'window', key: `otp-day#${phone}`, seconds: 86_400, max: settings.maxPerDay },
-      { kind: 'window', key: `otp-ip#${ipKey(viewer)}`, seconds: 3600, max: settings.maxPerIpPerHour },
+      { kind: 'window', key: `otp-ip#${ipKey(keys.otpHashKey, viewer)}`, seconds: 3600, max: settings.maxPerIpPerHour },
     ];
     if (switchToSms === undefined) {
       limits.unshift({ kind: 'cooldown', key: cooldownKey, seconds: settings.resendSeconds });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type DeliveryStore, makeDeliveryStore } from '../adapters/deliveries';
 import { makeSecretsLoader, type Secrets, secretsEnvSchema } from '../adapters/secrets';
@@ -82,7 +82,11 @@ export function publicFlowRuntime(processEnv: NodeJS.ProcessEnv = process.env): 
   return runtime;
 }
 
-/** Client addresses are kept only as a hash in rate-limit keys. */
-export function ipKey(ip: string): string {
-  return createHash('sha256').update(ip).digest('base64url').slice(0, 22);
+/**
+ * Client addresses are kept only as a keyed hash in rate-limit keys: a plain hash of an
+ * IPv4 address is undone by hashing all 2^32 of them, which would tell who asked for
+ * codes from where.
+ */
+export function ipKey(secret: string, ip: string): string {
+  return createHmac('sha256', secret).update(`viewer-address\0${ip}`).digest('base64url').slice(0, 22);
 }
