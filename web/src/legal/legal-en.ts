@@ -75,7 +75,7 @@ export const legalEn: LegalTexts = {
             'whether you are already a member of the party, and why you want to join.',
           ],
           'With it we record the time of your application, its language, the version of these texts you accepted, and the status of your application as our team reviews it.',
-          'While you verify your number: the code is stored only in a scrambled (hashed) form and is deleted when used or within minutes of expiring; counters that limit how many codes a number or an internet address may ask for keep the number for up to a day; whether each of our messages was delivered is kept for 30 days.',
+          'While you verify your number: the code is stored only in a scrambled (hashed) form and is deleted when used, or otherwise after it expires; counters that limit how many codes a number or an internet address may ask for keep the number for about a day; whether each of our messages was delivered is kept for 30 days.',
           'The security check (Google reCAPTCHA) looks at your browser and how the page is used, to tell people from automated programs.',
           'Until you submit, this browser tab keeps what you have typed so that a reload loses nothing; it is removed when the tab closes or when you submit.',
         ],

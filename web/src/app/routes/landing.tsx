@@ -4,8 +4,9 @@ import { PublicFlow } from '../../features/public-flow/components/public-flow';
 export function LandingRoute() {
   return (
     <>
-      <PublicFlow />
+      {/* Above the card: a visitor sees that the service is down before typing anything. */}
       <HealthStatus />
+      <PublicFlow />
     </>
   );
 }
