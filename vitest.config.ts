@@ -26,6 +26,9 @@ export default defineConfig({
           // (teardowns run in reverse order).
           globalSetup: ['test/support/log-capture-setup.ts', 'test/support/integration-setup.ts'],
           setupFiles: ['test/support/log-capture.ts'],
+          // The local adapter stops a handler at this many seconds instead of Lambda's 10:
+          // a loaded CI machine runs handlers several times slower (local/api-adapter.ts).
+          env: { LOCAL_FUNCTION_TIMEOUT_SECONDS: '30' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -43,6 +46,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/e2e-setup.ts'],
+          env: { LOCAL_FUNCTION_TIMEOUT_SECONDS: '30' },
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
