@@ -253,6 +253,9 @@ describe('Tamil names in the English staff area', () => {
       expect(tamil!.glyphCount, `${what}: ${JSON.stringify(fonts)}`).toBeGreaterThanOrEqual(letters.length / 2);
     };
     await expectTamilFont(name, 'the table');
+    // Latin text keeps the system font: the Tamil face covers Tamil letters only.
+    const latin = await platformFonts(page, page.getByRole('heading', { level: 1 }));
+    expect(latin.filter((f) => f.familyName.startsWith('Noto Sans Tamil'))).toEqual([]);
     const tamilFaceLoaded = () =>
       page.evaluate(() => {
         let loaded = false;

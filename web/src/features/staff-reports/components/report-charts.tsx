@@ -1,7 +1,7 @@
 import { ResponsiveBar } from '@nivo/bar';
 import { ResponsiveLine } from '@nivo/line';
 import { ResponsivePie } from '@nivo/pie';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applicationStatuses } from '../../../../../rules/application';
 import { type Slice, dayTicks, pieSlices, statusColours, type DayPoint, stackedDailyRows } from '../utils/chart-data';
@@ -22,6 +22,23 @@ const theme = {
 const PRIMARY = '#1d4ed8';
 const palette = ['#1d4ed8', '#db2777', '#64748b', '#0d9488', '#b45309', '#7c3aed', '#475467'];
 const EMPTY_COLOUR = '#e4e7ec';
+
+/** A callback ref and the width of its element once laid out (0 before): how many day labels fit under a chart. */
+function useWidth(): [(element: HTMLDivElement | null) => void, number] {
+  const [element, setElement] = useState<HTMLDivElement | null>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element]);
+  return [setElement, width];
+}
+
+/** A day label every 72 px or so (ten at most): at 360 px they would run into each other. */
+const fittingDayTicks = (days: readonly string[], width: number) =>
+  dayTicks(days, width > 0 ? Math.min(10, Math.max(2, Math.floor((width - 64) / 72))) : 10);
 
 interface Row {
   readonly label: string;
@@ -162,7 +179,8 @@ export function HorizontalBarChart({
         keys={['value']}
         indexBy="label"
         layout="horizontal"
-        margin={{ top: 10, right: 16, bottom: 40, left: Math.min(170, 16 + longest * 7) }}
+        // Room for the longest name: Tamil letters with their signs run wider than 7 px a character.
+        margin={{ top: 10, right: 16, bottom: 40, left: Math.min(170, 24 + longest * 8) }}
         padding={0.25}
         colors={[PRIMARY]}
         theme={theme}
@@ -249,6 +267,7 @@ export function SubmissionsLine({ title, points }: { title: string; points: read
   const label = t('reports.submissions');
   const days = points.map((p) => p.day);
   const rows = points.map((p) => ({ label: formatShortDay(p.day, i18n.language), value: p.total }));
+  const [box, width] = useWidth();
   return (
     <ChartCard
       id="by-day"
@@ -257,24 +276,26 @@ export function SubmissionsLine({ title, points }: { title: string; points: read
       empty={!points.some((p) => p.total > 0)}
       table={<TextTable caption={title} head={[t('reports.day'), label]} rows={rows} />}
     >
-      <ResponsiveLine
-        data={[{ id: label, data: points.map((p) => ({ x: p.day, y: p.total })) }]}
-        margin={{ top: 16, right: 24, bottom: 40, left: 48 }}
-        xScale={{ type: 'point' }}
-        yScale={{ type: 'linear', min: 0, max: 'auto' }}
-        colors={[PRIMARY]}
-        theme={theme}
-        animate={false}
-        pointSize={points.length > 60 ? 0 : 6}
-        useMesh
-        axisBottom={{
-          tickSize: 0,
-          tickPadding: 8,
-          tickValues: dayTicks(days),
-          format: (v: string) => formatShortDay(v, i18n.language),
-        }}
-        axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
-      />
+      <div ref={box} className="report-chart-fill">
+        <ResponsiveLine
+          data={[{ id: label, data: points.map((p) => ({ x: p.day, y: p.total })) }]}
+          margin={{ top: 16, right: 24, bottom: 40, left: 48 }}
+          xScale={{ type: 'point' }}
+          yScale={{ type: 'linear', min: 0, max: 'auto' }}
+          colors={[PRIMARY]}
+          theme={theme}
+          animate={false}
+          pointSize={points.length > 60 ? 0 : 6}
+          useMesh
+          axisBottom={{
+            tickSize: 0,
+            tickPadding: 8,
+            tickValues: fittingDayTicks(days, width),
+            format: (v: string) => formatShortDay(v, i18n.language),
+          }}
+          axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
+        />
+      </div>
     </ChartCard>
   );
 }
@@ -283,6 +304,7 @@ export function SubmissionsLine({ title, points }: { title: string; points: read
 export function DailyStatusBars({ title, points }: { title: string; points: readonly DayPoint[] }) {
   const { t, i18n } = useTranslation('staff');
   const days = points.map((p) => p.day);
+  const [box, width] = useWidth();
   return (
     <ChartCard
       id="daily-status"
@@ -327,25 +349,27 @@ export function DailyStatusBars({ title, points }: { title: string; points: read
         </div>
       }
     >
-      <ResponsiveBar
-        data={stackedDailyRows(points)}
-        keys={[...applicationStatuses]}
-        indexBy="day"
-        groupMode="stacked"
-        margin={{ top: 16, right: 16, bottom: 40, left: 48 }}
-        padding={0.2}
-        colors={({ id }) => statusColours[id as keyof typeof statusColours]}
-        theme={theme}
-        animate={false}
-        enableLabel={false}
-        axisBottom={{
-          tickSize: 0,
-          tickPadding: 8,
-          tickValues: dayTicks(days),
-          format: (v: string) => formatShortDay(v, i18n.language),
-        }}
-        axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
-      />
+      <div ref={box} className="report-chart-fill">
+        <ResponsiveBar
+          data={stackedDailyRows(points)}
+          keys={[...applicationStatuses]}
+          indexBy="day"
+          groupMode="stacked"
+          margin={{ top: 16, right: 16, bottom: 40, left: 48 }}
+          padding={0.2}
+          colors={({ id }) => statusColours[id as keyof typeof statusColours]}
+          theme={theme}
+          animate={false}
+          enableLabel={false}
+          axisBottom={{
+            tickSize: 0,
+            tickPadding: 8,
+            tickValues: fittingDayTicks(days, width),
+            format: (v: string) => formatShortDay(v, i18n.language),
+          }}
+          axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
+        />
+      </div>
     </ChartCard>
   );
 }
