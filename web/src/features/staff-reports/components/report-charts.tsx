@@ -40,6 +40,17 @@ function useWidth(): [(element: HTMLDivElement | null) => void, number] {
 const fittingDayTicks = (days: readonly string[], width: number) =>
   dayTicks(days, width > 0 ? Math.min(10, Math.max(2, Math.floor((width - 64) / 72))) : 10);
 
+/** Days along the bottom (as many as fit), whole counts up the side: the two charts over days. */
+const dayAxes = (days: readonly string[], width: number, language: string) => ({
+  axisBottom: {
+    tickSize: 0,
+    tickPadding: 8,
+    tickValues: fittingDayTicks(days, width),
+    format: (v: string) => formatShortDay(v, language),
+  },
+  axisLeft: { tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') },
+});
+
 interface Row {
   readonly label: string;
   readonly value: number;
@@ -287,13 +298,7 @@ export function SubmissionsLine({ title, points }: { title: string; points: read
           animate={false}
           pointSize={points.length > 60 ? 0 : 6}
           useMesh
-          axisBottom={{
-            tickSize: 0,
-            tickPadding: 8,
-            tickValues: fittingDayTicks(days, width),
-            format: (v: string) => formatShortDay(v, i18n.language),
-          }}
-          axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
+          {...dayAxes(days, width, i18n.language)}
         />
       </div>
     </ChartCard>
@@ -361,13 +366,7 @@ export function DailyStatusBars({ title, points }: { title: string; points: read
           theme={theme}
           animate={false}
           enableLabel={false}
-          axisBottom={{
-            tickSize: 0,
-            tickPadding: 8,
-            tickValues: fittingDayTicks(days, width),
-            format: (v: string) => formatShortDay(v, i18n.language),
-          }}
-          axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
+          {...dayAxes(days, width, i18n.language)}
         />
       </div>
     </ChartCard>
