@@ -84,14 +84,20 @@ export function matchDistrict(name: string): District | undefined {
   return districtByKey.get(normalise(name));
 }
 
-// A name as people know it, shown in brackets after the official one: "(ஆர்.கே. நகர்)".
-const withoutKnownAs = (s: string) => s.replace(/\s*\([^)]*\)\s*$/, '');
+// Tamil names shown otherwise than officially, with the names that still match them. The
+// official டாக்டர் ராதாகிருஷ்ணன் நகர் is known as ஆர்.கே. நகர்; both together do not fit a
+// select at 360 px (260 px of room, 292 px of text), so the page shows
+// "ராதாகிருஷ்ணன் நகர் (ஆர்.கே.)" (252 px).
+const tamilAliases: Readonly<Record<string, readonly string[]>> = {
+  'ராதாகிருஷ்ணன் நகர் (ஆர்.கே.)': ['டாக்டர் ராதாகிருஷ்ணன் நகர்', 'ராதாகிருஷ்ணன் நகர்', 'ஆர்.கே. நகர்', 'ஆர்.கே.நகர்'],
+};
+const tamilNames = (s: string): readonly string[] => [s, ...(tamilAliases[s] ?? [])];
 
 /** The district's constituency a name refers to (English or Tamil, any case; with or without the bracketed common name). */
 export function matchConstituency(district: District, name: string): Constituency | undefined {
   const key = normalise(name);
   return district.constituencies.find(
-    (c) => normalise(c.en) === key || normalise(c.ta) === key || normalise(withoutKnownAs(c.ta)) === key,
+    (c) => normalise(c.en) === key || tamilNames(c.ta).some((n) => normalise(n) === key),
   );
 }
 

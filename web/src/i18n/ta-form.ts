@@ -39,7 +39,7 @@ export const taForm: FormMessages = {
     constituencyPlaceholder: 'தொகுதியைத் தேர்ந்தெடுக்கவும்',
     constituencyNeedsDistrict: 'முதலில் மாவட்டத்தைத் தேர்ந்தெடுக்கவும்',
     education: 'படிப்புப் பிரிவு',
-    educationPlaceholder: 'படிப்புப் பிரிவைத் தேர்ந்தெடுக்கவும்',
+    educationPlaceholder: 'பிரிவைத் தேர்ந்தெடுக்கவும்',
     occupation: 'தொழில்',
     occupationPlaceholder: 'தொழிலைத் தேர்ந்தெடுக்கவும்',
     alreadyMember: 'நீங்கள் ஏற்கெனவே கட்சியின் உறுப்பினரா?',

@@ -10,7 +10,7 @@ describe('constituency names in the details', () => {
   });
 
   it('shows R.K. Nagar by the name people know it by too', () => {
-    expect(constituencyName('Chennai', 'Dr. Radhakrishnan Nagar', 'ta')).toBe('டாக்டர் ராதாகிருஷ்ணன் நகர் (ஆர்.கே. நகர்)');
+    expect(constituencyName('Chennai', 'Dr. Radhakrishnan Nagar', 'ta')).toBe('ராதாகிருஷ்ணன் நகர் (ஆர்.கே.)');
     expect(constituencyName('Chennai', 'Dr. Radhakrishnan Nagar', 'en')).toBe('Dr. Radhakrishnan Nagar (R.K. Nagar)');
   });
 });
