@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { applicationStatuses } from '../../../../../rules/application';
 import { Spinner } from '../../../components/spinner';
+import { errorText } from '../../../i18n/error-text';
 import { staffPaths } from '../../../staff-paths';
 import { useReportParams } from '../hooks/use-report-params';
 import { useReportSummary } from '../hooks/use-report-summary';
@@ -24,6 +25,7 @@ import {
 /** The Reports page (spec 2.4): filters in the URL, tiles and charts over every matching application. */
 export function ReportsPage() {
   const { t, i18n } = useTranslation('staff');
+  const { t: tc } = useTranslation();
   const { params, setParams } = useReportParams();
   // Filters the API would refuse (From after To) are said once, and nothing is asked.
   const problem = reportProblem(params);
@@ -57,7 +59,7 @@ export function ReportsPage() {
         <div className="alert alert-error report-error" role="alert" data-testid="report-error">
           {'field' in summary.error
             ? t(`reports.errors.${summary.error.field}`)
-            : summary.error.message || t('reports.failed')}
+            : `${t('reports.failed')}. ${errorText(tc, summary.error.code)}`}
         </div>
       )}
       {!data && summary.loading && <Spinner label={t('reports.loading')} />}

@@ -5,18 +5,19 @@ import { useStaffSession } from '../../../lib/staff-session';
 import { getReportSummary } from '../api/get-report-summary';
 import { type ReportParams, reportApiQuery } from '../utils/report-params';
 
-/** Field codes the page explains itself (dates); otherwise the error's own message. */
+/** Field codes the page explains itself (dates); otherwise the error's code, which the page translates. */
 export type SummaryError =
-  { readonly field: 'RANGE_TOO_LONG' | 'RANGE_INVALID' | 'INVALID_DATE' } | { readonly message: string };
+  { readonly field: 'RANGE_TOO_LONG' | 'RANGE_INVALID' | 'INVALID_DATE' } | { readonly code: string };
 
-function errorMessage(error: unknown): SummaryError {
+export function summaryError(error: unknown): SummaryError {
   if (error instanceof ApiError) {
     const codes = Object.values(error.details.fields ?? {});
     for (const field of ['RANGE_TOO_LONG', 'RANGE_INVALID', 'INVALID_DATE'] as const) {
       if (codes.includes(field)) return { field };
     }
   }
-  return { message: error instanceof Error ? error.message : '' };
+  // Never the server's English message: a Tamil screen shows the code's translation.
+  return { code: error instanceof ApiError ? error.code : 'INTERNAL' };
 }
 
 export interface SummaryState {
@@ -38,7 +39,7 @@ export function useReportSummary(params: ReportParams | null): SummaryState {
       (data) => setState({ key, data }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setState({ key, error: errorMessage(error) });
+        setState({ key, error: summaryError(error) });
       },
     );
     return () => controller.abort();
