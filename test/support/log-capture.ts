@@ -75,7 +75,10 @@ function gatherFromValues(state: CaptureState, entries: Iterable<[string, unknow
     if (typeof value !== 'string' || value === '') continue;
     const phone = tenDigits(value);
     if (phone) gather(state, 'phone', `91${phone}`);
-    else if (codeKey.test(key) && /^\d{4,8}$/.test(value)) gather(state, 'code', value);
+    // Only what could be one of our codes (six digits, lambdas/lib/codes.ts): a four-digit
+    // value under `text` (a template parameter) is as likely a year, and every timestamp
+    // logged has one.
+    else if (codeKey.test(key) && /^\d{6}$/.test(value)) gather(state, 'code', value);
     else if (jwt.test(value)) gather(state, 'token', value);
     else if (secretKey.test(key) && value.length >= 8) gather(state, /token|response/i.test(key) ? 'token' : 'secret', value);
   }

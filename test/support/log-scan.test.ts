@@ -14,7 +14,14 @@ describe('log scan', () => {
 
   // A handler line as Powertools writes it, with one planted leak each time.
   const line = (extra: Record<string, unknown>) =>
-    JSON.stringify({ level: 'INFO', message: 'OTP sent', service: 'membership', requestId: 'r-1', phone: '91XXXXXX3210', ...extra });
+    JSON.stringify({
+      level: 'INFO',
+      message: 'OTP sent',
+      service: 'membership',
+      requestId: 'r-1',
+      phone: '91XXXXXX3210',
+      ...extra,
+    });
   const known = {
     phones: ['9876543210'],
     codes: ['482913'],
@@ -43,9 +50,20 @@ describe('log scan', () => {
     expect(findLeaksInLines([clean, clean], known)).toEqual([]);
   });
 
+  it('does not take the digits inside a request id for a code', () => {
+    const ids = line({ requestId: 'dce730c0-ebb3-42b9-b1e8-d482913a064b' });
+    expect(findLeaksInLines([ids], known)).toEqual([]);
+    // The same digits on their own are still a code.
+    expect(findLeaksInLines([line({ requestId: 'dce730c0', note: '482913' })], known)).toEqual([
+      { what: 'code', line: 1 },
+    ]);
+  });
+
   it('with patterns, finds numbers and JWTs nobody listed', () => {
     const unknownNumber = line({ alternate: '7012345678' });
-    const unknownJwt = line({ authorization: 'Bearer eyJraWQiOiJDb2duaXRvTG9jYWwifQ.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLWJ5dGVz' });
+    const unknownJwt = line({
+      authorization: 'Bearer eyJraWQiOiJDb2duaXRvTG9jYWwifQ.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLWJ5dGVz',
+    });
     expect(findLeaksInLines([unknownNumber, unknownJwt], known)).toEqual([]);
     expect(findLeaksInLines([unknownNumber, unknownJwt], known, { patterns: true })).toEqual([
       { what: 'phone number (not among the known ones)', line: 1 },
