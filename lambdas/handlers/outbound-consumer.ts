@@ -20,9 +20,8 @@ import {
   type OutboundQueue,
   THROTTLE_ATTEMPT_ATTRIBUTE,
 } from '../adapters/outbound-queue';
-import { SmsError } from '../adapters/sms';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
-import { type MessageGateway, WhatsAppError, whatsAppRefusal } from '../adapters/whatsapp';
+import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import { systemClock } from '../lib/clock';
 import { makeDynamoClient } from '../lib/dynamo';
@@ -39,6 +38,7 @@ import {
 import { logger } from '../lib/logger';
 import { countBy } from '../lib/metrics';
 import { makePacer, type Pacer } from '../lib/pacer';
+import { providerFailureFields } from '../lib/provider-failure';
 import { publicFlowRuntime } from '../lib/public-flow';
 
 // Delivers what the handlers queue: after a submit the welcome WhatsApp message and the
@@ -199,19 +199,9 @@ const welcomeSchema = phoneSchema.extend({
 
 /** Log fields of a failure: the error's kind and provider codes; never a URL, a credential, a number or a payload. */
 function failureFields(error: unknown): Record<string, unknown> {
-  if (error instanceof WhatsAppError) {
-    return {
-      errorName: error.name,
-      failure: error.failure,
-      providerCode: error.provider.code,
-      httpStatus: error.provider.status,
-    };
-  }
   if (error instanceof WebhookError) return { errorName: error.name, failure: error.failure, httpStatus: error.status };
-  if (error instanceof SmsError)
-    return { errorName: error.name, failure: error.failure, providerCode: error.providerCode };
   if (error instanceof PutBack) return { errorName: error.name, reason: error.reason };
-  return { errorName: error instanceof Error ? error.name : typeof error };
+  return providerFailureFields(error);
 }
 
 export function makeHandler(deps: OutboundDeps) {

@@ -6,11 +6,12 @@ import type { DeliveryStore } from '../adapters/deliveries';
 import type { Decision, DecisionMessage } from '../adapters/outbound-queue';
 import { STATUS_CHANGED_AT } from '../adapters/review';
 import { SmsError, type SmsGateway } from '../adapters/sms';
-import { type MessageGateway, WhatsAppError, whatsAppRefusal } from '../adapters/whatsapp';
+import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import type { OtpChannelMode, SmsTemplates, WhatsappDecisionTemplates } from './env';
 import { logger } from './logger';
 import { countBy } from './metrics';
+import { providerFailureFields } from './provider-failure';
 
 // The decision notice of one queued message (docs/MESSAGING.md, "Decision notices"),
 // for the outbound consumer: it goes only while the application still has that status,
@@ -100,21 +101,6 @@ export type DecisionResult =
   /** Superseded: the application's status or its time changed since; already sent: its claim holds a message. */
   | { kind: 'decision'; skipped: 'superseded' | 'already-sent' };
 
-/** Log fields of a refused send: the error's kind and provider code; never a number or a payload. */
-function refusalFields(error: unknown): Record<string, unknown> {
-  if (error instanceof WhatsAppError) {
-    return {
-      errorName: error.name,
-      failure: error.failure,
-      providerCode: error.provider.code,
-      httpStatus: error.provider.status,
-    };
-  }
-  if (error instanceof SmsError)
-    return { errorName: error.name, failure: error.failure, providerCode: error.providerCode };
-  return { errorName: error instanceof Error ? error.name : typeof error };
-}
-
 /** Best effort after a send the provider accepted: a failure here must not make the message retry (and send again). */
 async function afterAccepted(
   what: string,
@@ -124,7 +110,7 @@ async function afterAccepted(
   try {
     await write();
   } catch (error) {
-    logger.error(`Could not record ${what} after the send`, { ...fields, ...refusalFields(error) });
+    logger.error(`Could not record ${what} after the send`, { ...fields, ...providerFailureFields(error) });
   }
 }
 
@@ -174,7 +160,7 @@ export function makeDecisionNoticeSender(decisions: DecisionDeps, shared: Decisi
         logger.warn('WhatsApp refused a decision notice; sending it by SMS', {
           applicationId,
           refusal: whatsAppRefusal(error),
-          ...refusalFields(error),
+          ...providerFailureFields(error),
         });
       }
     }
@@ -214,7 +200,7 @@ export function makeDecisionNoticeSender(decisions: DecisionDeps, shared: Decisi
         logger.warn('Could not release the notice claim; it expires with its lease', {
           applicationId,
           decision,
-          ...refusalFields(releaseError),
+          ...providerFailureFields(releaseError),
         }),
       );
       throw error;

@@ -7,6 +7,7 @@ import type { OtpChannelMode, SmsTemplates } from './env';
 import { AppError } from './http';
 import { logger } from './logger';
 import { count, countBy } from './metrics';
+import { providerFailureFields } from './provider-failure';
 import type { CallOptions } from './time-budget';
 
 // Which channel carries a code, and the fallback: a stage uses WhatsApp, SMS, or
@@ -96,13 +97,6 @@ export function smsSendError(error: unknown): AppError {
   }
 }
 
-/** Log fields of a refusal: its kind and the provider's code, nothing personal. */
-function refusalFields(error: unknown): Record<string, unknown> {
-  if (error instanceof WhatsAppError) return { failure: error.failure, providerCode: error.provider.code };
-  if (error instanceof SmsError) return { failure: error.failure, providerCode: error.providerCode };
-  return { errorName: error instanceof Error ? error.name : typeof error };
-}
-
 export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
   const hasSms = deps.mode !== 'whatsapp' && deps.smsTemplates !== undefined;
   const hasWhatsApp = deps.mode !== 'sms';
@@ -128,7 +122,7 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
       logger.warn('OTP SMS send failed', {
         phone: maskPhone(phone),
         errorCode: appError.code,
-        ...refusalFields(error),
+        ...providerFailureFields(error),
       });
       countBy(
         'OtpSendFailed',
@@ -147,7 +141,7 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
       return !(await deps.recipients.isRecent(phone, now));
     } catch (error) {
       // The count is a guard: without it, WhatsApp's own refusal still falls back.
-      logger.warn('WhatsApp recipient count unavailable', refusalFields(error));
+      logger.warn('WhatsApp recipient count unavailable', providerFailureFields(error));
       return false;
     }
   };
@@ -169,7 +163,7 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
           // The tier alarm reads this gauge's maximum against the stage's messaging tier.
           count('WhatsAppUniqueRecipients24h', await deps.recipients.record(phone, now));
         } catch (error) {
-          logger.warn('WhatsApp recipient not counted', refusalFields(error));
+          logger.warn('WhatsApp recipient not counted', providerFailureFields(error));
         }
         return { channel: 'whatsapp', messageId, fellBack: false };
       } catch (error) {
@@ -184,7 +178,7 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
           logger.warn('OTP send failed', {
             phone: maskPhone(phone),
             errorCode: appError.code,
-            ...refusalFields(error),
+            ...providerFailureFields(error),
           });
           throw appError;
         }
@@ -195,7 +189,7 @@ export function makeOtpChannels(deps: OtpChannelsDeps): OtpChannels {
         logger.info('WhatsApp refused the code: sending by SMS', {
           phone: maskPhone(phone),
           reason,
-          ...refusalFields(error),
+          ...providerFailureFields(error),
         });
         return bySms(phone, code, options, true);
       }
