@@ -62,6 +62,9 @@ export class StaffAuth extends Construct {
       accessTokenValidity: Duration.hours(1),
       idTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.hours(12),
+      // Staff cannot change their own email: the audit trail shows it beside their stable
+      // id (only AdminUpdateUserAttributes can). An empty list would mean every attribute.
+      writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ locale: true }),
     });
 
     Validations.of(this.userPool).acknowledge({
