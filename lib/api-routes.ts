@@ -25,6 +25,12 @@ export interface RouteDefinition {
    * webhook). Provider routes are no step of the visitor's flow: no latency alarm of their own.
    */
   readonly caller?: 'visitor' | 'provider';
+  /**
+   * The query parameters a GET route reads. Never a search term or anything else that
+   * names a person: CloudFront's standard logs keep every query string (search travels
+   * in a POST body). The infrastructure tests hold every staff GET route to this.
+   */
+  readonly query?: readonly string[];
   /** Sends to the outbound queue. */
   readonly sendsOutbound?: boolean;
   /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
@@ -109,16 +115,22 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/me',
     handler: 'admin-me',
     access: 'staff',
+    query: [],
     tables: [],
   },
   {
-    method: 'GET',
-    path: '/api/admin/applications',
+    // The dashboard's list: a POST, so that the search term (names, numbers) travels in
+    // the body and stays out of CloudFront's logs.
+    method: 'POST',
+    path: '/api/admin/applications/search',
     handler: 'applications-list',
     access: 'staff',
     tables: [
       { table: 'applications', access: 'read' },
       { table: 'rollups', access: 'read' },
+      // Reading many rows is on the record: the person's rows per window, the audit entry.
+      { table: 'rateLimits', access: 'readwrite' },
+      { table: 'audit', access: 'write' },
     ],
   },
   {
@@ -126,6 +138,7 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/applications/{id}',
     handler: 'application-detail',
     access: 'staff',
+    query: [],
     tables: [
       { table: 'applications', access: 'read' },
       { table: 'audit', access: 'read' },
@@ -180,6 +193,7 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/stats',
     handler: 'admin-stats',
     access: 'staff',
+    query: [],
     tables: [{ table: 'rollups', access: 'read' }],
   },
   {
@@ -187,6 +201,7 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/reports/summary',
     handler: 'reports-summary',
     access: 'staff',
+    query: ['from', 'to', 'status', 'district'],
     tables: [{ table: 'rollups', access: 'read' }],
   },
   {
@@ -194,9 +209,12 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/reports/rows',
     handler: 'reports-rows',
     access: 'staff',
+    query: ['from', 'to', 'status', 'district', 'limit', 'cursor', 'exportId'],
     tables: [
       { table: 'applications', access: 'read' },
       { table: 'rollups', access: 'read' },
+      { table: 'rateLimits', access: 'readwrite' },
+      { table: 'audit', access: 'write' },
     ],
   },
 ];

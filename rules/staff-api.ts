@@ -3,6 +3,7 @@ import { deliveryStatuses, otpChannels } from './api';
 import { applicationStatuses } from './application';
 import { districts } from './districts';
 import { parseDate } from './ist';
+import { reportFiltersSchema } from './report';
 
 // Shapes of the staff API, shared by the handlers and the SPA.
 
@@ -24,20 +25,29 @@ export const applicationFiltersSchema = z
   .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'INVALID_RANGE', path: ['to'] });
 export type ApplicationFilters = z.infer<typeof applicationFiltersSchema>;
 
-export const listQuerySchema = z.intersection(
-  applicationFiltersSchema,
-  z.object({
-    pageSize: z.coerce
-      .number()
-      .refine((n) => (pageSizes as readonly number[]).includes(n) || n === EXPORT_PAGE_SIZE, 'INVALID')
-      .default(10),
-    cursor: z.string().max(2000, 'INVALID').optional(),
-  }),
-);
-export type ListQuery = z.infer<typeof listQuerySchema>;
+/** An export's id, as exports-start makes it (a UUID). */
+export const exportIdSchema = z.uuid('INVALID');
+
+/**
+ * POST /api/admin/applications/search: the dashboard's page. The search term (names and
+ * phone numbers) travels in this body, never in a URL: CloudFront's standard logs keep
+ * every query string. `exportId` names the export these pages are read for, so that the
+ * server counts its rows.
+ */
+export const listRequestSchema = z.object({
+  filters: applicationFiltersSchema.prefault({}),
+  pageSize: z
+    .number('INVALID')
+    .refine((n) => (pageSizes as readonly number[]).includes(n) || n === EXPORT_PAGE_SIZE, 'INVALID')
+    .default(10),
+  cursor: z.string().max(2000, 'INVALID').optional(),
+  exportId: exportIdSchema.optional(),
+});
+export type ListRequest = z.input<typeof listRequestSchema>;
 
 export const auditEntrySchema = z.object({
   at: z.string(),
+  /** The email at the time; the stable subject when the token carried none (an access token). */
   by: z.string(),
   action: z.enum(['status', 'erase', 'export']),
   from: z.string().optional(),
@@ -112,6 +122,16 @@ export const statusChangeResponseSchema = z.object({
 });
 export type StatusChangeResponse = z.infer<typeof statusChangeResponseSchema>;
 
-export const exportStartRequestSchema = z.object({ filters: applicationFiltersSchema });
+/** An export of the dashboard's list (`filters`) or of the Reports page's rows (`report`). */
+export const exportStartRequestSchema = z.union([
+  z.object({ filters: applicationFiltersSchema }),
+  z.object({ report: reportFiltersSchema }),
+]);
+export type ExportStartRequest = z.input<typeof exportStartRequestSchema>;
 export const exportStartResponseSchema = z.object({ exportId: z.string(), total: z.number() });
-export const exportCompleteRequestSchema = z.object({ rows: z.number().int().min(0) });
+/**
+ * The browser's count is not asked for: the server counted the rows it served for the
+ * export. A `rows` sent by an older page is accepted and ignored.
+ */
+export const exportCompleteRequestSchema = z.object({ rows: z.number().int().min(0).optional() });
+export const exportCompleteResponseSchema = z.object({ exportId: z.string(), rows: z.number() });

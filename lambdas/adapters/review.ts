@@ -4,23 +4,32 @@ import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ApplicationStatus } from '../../rules/application';
-import { type AuditEntry, auditEntrySchema, type ApplicationFilters } from '../../rules/staff-api';
+import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
 import { applicationKey, phoneGuardKey } from './applications';
+import { type ReadScope, scopeKey } from './read-audit';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
 // status changes (who, when, from, to, note), erasure on request (the record and its
 // guard go; only who erased which id and when is kept), and exports (who, when, which
-// filters, how many rows).
+// screen and filters, how many rows: counted by the server as it serves them,
+// lambdas/adapters/read-audit.ts).
+
+// Who is named: the stable subject (`by_sub`) and the email as it was at the time (`by`),
+// never rewritten. An access token carries no email: then `by` is the subject too.
 
 export interface Actor {
   readonly sub: string;
+  /** Empty when the token carried none (an access token). */
   readonly email: string;
 }
+
+const byOf = (actor: Actor) => actor.email || actor.sub;
 
 /**
  * When the application's status last became what it is (ISO). Set only when the status
@@ -36,8 +45,9 @@ export interface ReviewStore {
   changeStatus(id: string, status: ApplicationStatus, actor: Actor, now: Date, note?: string): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
   erase(id: string, actor: Actor, now: Date): Promise<'erased' | 'not-found'>;
-  startExport(filters: ApplicationFilters, actor: Actor, now: Date): Promise<string>;
-  completeExport(exportId: string, rows: number, now: Date): Promise<'completed' | 'not-found'>;
+  startExport(scope: ReadScope, actor: Actor, now: Date): Promise<string>;
+  /** Only by whoever started it, once: `not-found` otherwise. The rows are those the server served for it. */
+  completeExport(exportId: string, actor: Actor, now: Date): Promise<{ rows: number } | 'not-found'>;
 }
 
 const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
@@ -82,7 +92,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
                       sk: auditKey(now),
                       action: 'status',
                       at: now.toISOString(),
-                      by: actor.email,
+                      by: byOf(actor),
                       by_sub: actor.sub,
                       from,
                       to: status,
@@ -110,7 +120,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
           Limit: 200,
         }),
       );
-      return (result.Items ?? []).map((item) => auditEntrySchema.parse(item));
+      return (result.Items ?? []).map((item: Record<string, unknown>) => auditEntrySchema.parse({ ...item, by: item.by || item.by_sub }));
     },
 
     async erase(id, actor, now) {
@@ -134,7 +144,7 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
               {
                 Put: {
                   TableName: tables.audit,
-                  Item: { pk: 'ERASURES', sk: `${now.toISOString()}#${id}`, action: 'erase', application_id: id, at: now.toISOString(), by: actor.email, by_sub: actor.sub },
+                  Item: { pk: 'ERASURES', sk: `${now.toISOString()}#${id}`, action: 'erase', application_id: id, at: now.toISOString(), by: byOf(actor), by_sub: actor.sub },
                 },
               },
             ],
@@ -166,18 +176,26 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
       return 'erased';
     },
 
-    async startExport(filters, actor, now) {
+    async startExport(scope, actor, now) {
       const exportId = randomUUID();
       await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tables.audit,
-                Item: { pk: 'EXPORTS', sk: exportId, action: 'export', at: now.toISOString(), by: actor.email, by_sub: actor.sub, filters, rows: null },
-              },
-            },
-          ],
+        new PutCommand({
+          TableName: tables.audit,
+          Item: {
+            pk: 'EXPORTS',
+            sk: exportId,
+            action: 'export',
+            at: now.toISOString(),
+            by: byOf(actor),
+            by_sub: actor.sub,
+            screen: scope.screen,
+            filters: scope.filters,
+            // The pages read for it must ask for the same screen and filters to count.
+            scope_key: scopeKey(scope),
+            rows_read: 0,
+            rows: null,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
       return exportId;
@@ -193,19 +211,21 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
  */
 export function makeExportCompletion(db: DynamoDBDocumentClient, auditTable: string): Pick<ReviewStore, 'completeExport'> {
   return {
-    async completeExport(exportId, rows, now) {
+    async completeExport(exportId, actor, now) {
       try {
-        await db.send(
+        const result = await db.send(
           new UpdateCommand({
             TableName: auditTable,
             Key: { pk: 'EXPORTS', sk: exportId },
-            UpdateExpression: 'SET #rows = :rows, completed_at = :now',
-            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression: 'SET #rows = rows_read, completed_at = :now',
+            // Someone else's export, one already completed, or a bulk read: nothing to complete.
+            ConditionExpression: 'by_sub = :sub AND attribute_exists(rows_read) AND attribute_not_exists(completed_at)',
             ExpressionAttributeNames: { '#rows': 'rows' },
-            ExpressionAttributeValues: { ':rows': rows, ':now': now.toISOString() },
+            ExpressionAttributeValues: { ':sub': actor.sub, ':now': now.toISOString() },
+            ReturnValues: 'ALL_NEW',
           }),
         );
-        return 'completed';
+        return { rows: Number(result.Attributes?.rows ?? 0) };
       } catch (error) {
         if ((error as Error).name === 'ConditionalCheckFailedException') return 'not-found';
         throw error;

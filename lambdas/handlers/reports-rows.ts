@@ -1,11 +1,15 @@
+import * as z from 'zod';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { type ReportRowsResponse, reportRowsQuerySchema } from '../../rules/report';
+import { exportIdSchema } from '../../rules/staff-api';
 import { type ApplicationRows, decodeCursor, encodeCursor, makeApplicationRows } from '../adapters/application-rows';
+import type { ReadAudit } from '../adapters/read-audit';
 import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { AppError, httpHandler, json, parseQuery } from '../lib/http';
+import { readAuditFromEnv } from '../lib/read-audit-runtime';
 import { reportTotal } from '../lib/rollups-report';
 import { requireStaff } from '../lib/staff';
 
@@ -13,17 +17,23 @@ export interface ReportsRowsDeps {
   readonly rows: ApplicationRows;
   readonly rollups: RollupsStore;
   readonly clock: () => Date;
+  readonly audit: ReadAudit;
 }
+
+// `exportId` names the export these pages are read for (POST /api/admin/exports); the
+// other parameters are the report's, never a search term (CloudFront logs query strings).
+const querySchema = reportRowsQuerySchema.and(z.object({ exportId: exportIdSchema.optional() }));
 
 /**
  * GET /api/admin/reports/rows: the applications matching the report filters, newest
  * first, a page at a time (the raw-data table and the CSV export page through them).
- * The total comes from the rollups on the first page and travels in the cursor.
+ * The total comes from the rollups on the first page and travels in the cursor. The
+ * rows served are on the record before they leave (lambdas/adapters/read-audit.ts).
  */
-export function makeHandler({ rows, rollups, clock }: ReportsRowsDeps) {
+export function makeHandler({ rows, rollups, clock, audit }: ReportsRowsDeps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
-    requireStaff(event);
-    const { filters, limit, cursor } = parseQuery(event, reportRowsQuerySchema);
+    const staff = requireStaff(event);
+    const { filters, limit, cursor, exportId } = parseQuery(event, querySchema);
     const resumed = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !resumed)
       throw new AppError('VALIDATION_FAILED', { fields: { cursor: 'INVALID_CURSOR' } });
@@ -31,6 +41,7 @@ export function makeHandler({ rows, rollups, clock }: ReportsRowsDeps) {
       resumed ? resumed.total : reportTotal(rollups, filters, clock()),
       rows.page(filters, limit, resumed?.after),
     ]);
+    await audit.record({ actor: staff, scope: { screen: 'reports', filters }, rows: page.items.length, ...(exportId && { exportId }) }, clock());
     const body: ReportRowsResponse = {
       items: page.items,
       total,
@@ -46,4 +57,5 @@ export const handler = makeHandler({
   rows: makeApplicationRows(db, tableName('applications')),
   rollups: makeRollupsStore(db, tableName('rollups')),
   clock: systemClock(),
+  audit: readAuditFromEnv(db),
 });

@@ -36,8 +36,11 @@ const names = mobiles.map((_, i) => `Tile ${surname} ${i}`);
 let browser: Browser;
 let token: string;
 
-async function api<T>(path: string): Promise<T> {
-  const response = await fetch(`${appUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${appUrl}${path}`, {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body !== undefined && { method: 'POST', body: JSON.stringify(body) }),
+  });
   expect(response.status, path).toBe(200);
   return (await response.json()) as T;
 }
@@ -110,7 +113,7 @@ describe('dashboard search by phone number', () => {
       `0${mobile}`,
       `${mobile.slice(0, 5)}-${mobile.slice(5)}`,
     ]) {
-      const body = await api<ListResponse>(`/api/admin/applications?q=${encodeURIComponent(q)}`);
+      const body = await api<ListResponse>('/api/admin/applications/search', { filters: { q } });
       expect(
         body.items.map((r) => r.name),
         q,

@@ -70,13 +70,22 @@ async function api(path: string, init: RequestInit & { token?: string } = {}) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function listAll(query: Record<string, string>, pageSize = 10): Promise<{ rows: ApplicationRow[]; totals: number[] }> {
+const search = (body: unknown, token?: string) =>
+  api('/api/admin/applications/search', { method: 'POST', body: JSON.stringify(body), ...(token && { token }) });
+
+async function listAll(
+  filters: Record<string, string>,
+  pageSize = 10,
+  options: { exportId?: string; token?: string } = {},
+): Promise<{ rows: ApplicationRow[]; totals: number[] }> {
   const rows: ApplicationRow[] = [];
   const totals: number[] = [];
   let cursor: string | undefined;
   do {
-    const params = new URLSearchParams({ ...query, pageSize: String(pageSize), ...(cursor && { cursor }) });
-    const { status, body } = await api(`/api/admin/applications?${params}`);
+    const { status, body } = await search(
+      { filters, pageSize, ...(cursor && { cursor }), ...(options.exportId && { exportId: options.exportId }) },
+      options.token,
+    );
     expect(status).toBe(200);
     const page = body as unknown as ListResponse;
     expect(page.items.length).toBeLessThanOrEqual(pageSize);
@@ -124,24 +133,26 @@ describe('dashboard listing', () => {
   });
 
   it('shows no internal keys', async () => {
-    const { body } = await api('/api/admin/applications?pageSize=10');
+    const { body } = await search({ pageSize: 10 });
     const first = (body as unknown as ListResponse).items[0] as Record<string, unknown>;
     for (const key of ['pk', 'list_pk', 'submitted_sort', 'district_status', 'search_text']) expect(first).not.toHaveProperty(key);
   });
 
   it.each([
-    ['pageSize=7', 'pageSize'],
-    ['status=done', 'status'],
-    ['district=Gotham', 'district'],
-    ['from=2026-02-30', 'from'],
-    ['from=2026-11-20&to=2026-11-01', 'to'],
-    ['cursor=not-a-cursor', 'cursor'],
+    [{ pageSize: 7 }, 'pageSize'],
+    [{ pageSize: '10' }, 'pageSize'],
+    [{ filters: { status: 'done' } }, 'filters.status'],
+    [{ filters: { district: 'Gotham' } }, 'filters.district'],
+    [{ filters: { from: '2026-02-30' } }, 'filters.from'],
+    [{ filters: { from: '2026-11-20', to: '2026-11-01' } }, 'filters.to'],
+    [{ exportId: 'not-an-export' }, 'exportId'],
+    [{ cursor: 'not-a-cursor' }, 'cursor'],
     // Hand-made start keys: empty key attributes were DynamoDB's ValidationException, a 500.
-    [`cursor=${madeCursor({ pk: '', submitted_sort: '', list_pk: 'APP' })}`, 'cursor'],
-    [`cursor=${madeCursor({ pk: 'APP#a', submitted_sort: '2026-01-01T00:00:00.000Z#b', list_pk: 'APP' })}`, 'cursor'],
-    [`cursor=${madeCursor({ pk: 'APP#a', submitted_sort: 'yesterday#a', list_pk: 'APP' })}`, 'cursor'],
-  ])('refuses %s with a field error', async (query, field) => {
-    const { status, body } = await api(`/api/admin/applications?${query}`);
+    [{ cursor: madeCursor({ pk: '', submitted_sort: '', list_pk: 'APP' }) }, 'cursor'],
+    [{ cursor: madeCursor({ pk: 'APP#a', submitted_sort: '2026-01-01T00:00:00.000Z#b', list_pk: 'APP' }) }, 'cursor'],
+    [{ cursor: madeCursor({ pk: 'APP#a', submitted_sort: 'yesterday#a', list_pk: 'APP' }) }, 'cursor'],
+  ])('refuses %j with a field error', async (request, field) => {
+    const { status, body } = await search(request);
     expect(status).toBe(400);
     expect(body).toMatchObject({ error: { code: 'VALIDATION_FAILED', fields: { [field]: expect.any(String) as unknown } } });
   });
@@ -222,16 +233,20 @@ describe('review workflow', () => {
 });
 
 describe('export audit', () => {
-  it('records who exported which filters, and how many rows', async () => {
+  it('records who exported which filters, and the rows the server served for it', async () => {
     const filters = { status: 'pending' };
     const start = await api('/api/admin/exports', { method: 'POST', token: viewerToken, body: JSON.stringify({ filters }) });
     expect(start.status).toBe(201);
     const { exportId, total } = start.body as { exportId: string; total: number };
     expect(total).toBe(data.filter((r) => r.application_status === 'pending').length);
-    expect((await api(`/api/admin/exports/${exportId}/complete`, { method: 'POST', token: viewerToken, body: JSON.stringify({ rows: total }) })).status).toBe(200);
+    const { rows } = await listAll(filters, 1000, { exportId, token: viewerToken });
+    expect(rows).toHaveLength(total);
+    // The browser's count is not believed: the entry holds what the server served.
+    const completed = await api(`/api/admin/exports/${exportId}/complete`, { method: 'POST', token: viewerToken, body: JSON.stringify({ rows: 99_999 }) });
+    expect(completed).toEqual({ status: 200, body: { exportId, rows: total } });
     const client = db();
     const entry = await client.send(new GetCommand({ TableName: stack.tableNames.audit, Key: { pk: 'EXPORTS', sk: exportId } }));
     client.destroy();
-    expect(entry.Item).toMatchObject({ by: 'viewer@example.org', filters, rows: total });
+    expect(entry.Item).toMatchObject({ by: 'viewer@example.org', by_sub: expect.any(String) as unknown, screen: 'dashboard', filters, rows: total });
   });
 });

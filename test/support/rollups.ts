@@ -85,6 +85,18 @@ export function staffEvent(query: Record<string, string> = {}): APIGatewayProxyE
   } as unknown as APIGatewayProxyEventV2WithJWTAuthorizer;
 }
 
+/** The dashboard's list as a viewer asks for it: a POST whose body holds the filters and the search. */
+export function listEvent(body: unknown): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const { queryStringParameters: _query, ...event } = staffEvent();
+  return {
+    ...event,
+    routeKey: 'POST /api/admin/applications/search',
+    rawPath: '/api/admin/applications/search',
+    rawQueryString: '',
+    body: JSON.stringify(body),
+  };
+}
+
 /** A small seeded generator (mulberry32): the same data on every run. */
 export function randomSource(seed: number) {
   let a = seed >>> 0;

@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createMemoryRouter, type InitialEntry, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
 import { createTestI18n } from '../../../testing/i18n';
@@ -12,7 +12,8 @@ import { jsonResponse } from '../../../testing/render';
 import { Dashboard } from './dashboard';
 
 // The dashboard against a stubbed API: what it asks for follows the address bar, and the
-// address bar follows the filters (so a link can be shared and Back works).
+// address bar follows the filters (so a link can be shared and Back works), all but the
+// search term: names and numbers stay out of every URL (the history entry keeps them).
 
 const rows: ApplicationRow[] = Array.from({ length: 3 }, (_, i) => ({
   id: `a${i}`,
@@ -25,9 +26,13 @@ const rows: ApplicationRow[] = Array.from({ length: 3 }, (_, i) => ({
 }));
 
 const api = vi.fn<typeof fetch>();
-const requested = () => api.mock.calls.map(([url]) => url as string);
+/** The bodies of the list requests (POST /api/admin/applications/search). */
+const listed = () =>
+  api.mock.calls
+    .filter(([url]) => url === '/api/admin/applications/search')
+    .map(([, init]) => JSON.parse(init?.body as string) as unknown);
 
-function renderDashboard(role: StaffRole = 'admin', url = '/admin') {
+function renderDashboard(role: StaffRole = 'admin', url: InitialEntry = '/admin') {
   const i18n = createTestI18n('en');
   addStaffTranslations(i18n);
   const session: StaffSession = {
@@ -48,13 +53,13 @@ function renderDashboard(role: StaffRole = 'admin', url = '/admin') {
 }
 
 beforeEach(() => {
-  api.mockImplementation((input) => {
+  api.mockImplementation((input, init) => {
     const url = new URL(input as string, 'http://localhost');
     if (url.pathname === '/api/admin/stats') {
       return Promise.resolve(jsonResponse(200, { total: 3, pending: 3, under_review: 0, approved: 0, rejected: 0 }));
     }
-    const q = url.searchParams.get('q');
-    const items = q === 'nobody' ? [] : rows;
+    const { filters } = JSON.parse(init?.body as string) as { filters: { q?: string } };
+    const items = filters.q === 'nobody' ? [] : rows;
     return Promise.resolve(jsonResponse(200, { items, total: items.length }));
   });
   vi.stubGlobal('fetch', api);
@@ -72,7 +77,8 @@ describe('dashboard', () => {
     expect(await screen.findByText('Person 0')).toBeTruthy();
     expect(screen.getByTestId('pager-text').textContent).toBe('Page 1 of 1 • 3 total');
     expect(within(screen.getByTestId('stat-total')).getByText('3')).toBeTruthy();
-    expect(requested()).toContain('/api/admin/applications?pageSize=10');
+    expect(listed()).toContainEqual({ filters: {}, pageSize: 10 });
+    expect(api.mock.calls.find(([url]) => url === '/api/admin/applications/search')?.[1]?.method).toBe('POST');
     expect(new Headers(api.mock.calls[0]![1]?.headers).get('authorization')).toBe('Bearer id-token');
   });
 
@@ -86,16 +92,19 @@ describe('dashboard', () => {
     await user.selectOptions(screen.getByLabelText('District'), 'Salem');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
 
-    expect(router.state.location.search).toBe('?q=kavya&status=approved&district=Salem');
+    expect(router.state.location.search).toBe('?status=approved&district=Salem');
+    expect(router.state.location.state).toEqual({ q: 'kavya' });
     await vi.waitFor(() =>
-      expect(requested()).toContain('/api/admin/applications?q=kavya&status=approved&district=Salem&pageSize=10'),
+      expect(listed()).toContainEqual({ filters: { q: 'kavya', status: 'approved', district: 'Salem' }, pageSize: 10 }),
     );
 
     await user.selectOptions(screen.getByLabelText('Rows per page'), '50');
-    expect(router.state.location.search).toBe('?q=kavya&status=approved&district=Salem&size=50');
+    expect(router.state.location.search).toBe('?status=approved&district=Salem&size=50');
 
     await router.navigate(-1);
-    await vi.waitFor(() => expect(router.state.location.search).toBe('?q=kavya&status=approved&district=Salem'));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?status=approved&district=Salem'));
+    // Back restores the search too, from the history entry.
+    expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe('kavya');
     // The page has re-rendered from the address (on a busy machine that takes a moment).
     await vi.waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>('Rows per page').value).toBe('10'));
     await user.click(screen.getByRole('button', { name: 'Reset' }));
@@ -103,17 +112,15 @@ describe('dashboard', () => {
     await vi.waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe(''));
   });
 
-  it('reads the filters of a shared link into the form', async () => {
+  it('reads the filters of a shared link into the form; a search term in a link is not one', async () => {
     renderDashboard('admin', '/admin?q=meena&status=rejected&from=2026-11-01&to=2026-11-20&size=20');
     await screen.findByText('Person 0');
-    expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe('meena');
+    expect(screen.getByLabelText<HTMLInputElement>('Search').value).toBe('');
     expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('rejected');
     expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('01/11/2026');
     expect(screen.getByLabelText<HTMLInputElement>('To').value).toBe('20/11/2026');
     expect(screen.getByLabelText<HTMLSelectElement>('Rows per page').value).toBe('20');
-    expect(requested()).toContain(
-      '/api/admin/applications?q=meena&status=rejected&from=2026-11-01&to=2026-11-20&pageSize=20',
-    );
+    expect(listed()).toContainEqual({ filters: { status: 'rejected', from: '2026-11-01', to: '2026-11-20' }, pageSize: 20 });
   });
 
   it('refuses a From day after the To day', async () => {
@@ -128,7 +135,7 @@ describe('dashboard', () => {
   });
 
   it('shows the empty state', async () => {
-    renderDashboard('admin', '/admin?q=nobody');
+    renderDashboard('admin', { pathname: '/admin', state: { q: 'nobody' } });
     expect((await screen.findByTestId('empty-state')).textContent).toBe(
       'No applications foundThere are no membership applications to display.',
     );

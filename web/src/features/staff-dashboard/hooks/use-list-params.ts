@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
   type ListFilters,
+  type ListHistoryState,
   type ListParams,
   listParamsToSearch,
   type PageSize,
@@ -19,21 +20,26 @@ export interface ListNavigation {
 
 /**
  * The dashboard's list state, read from and written to the address bar (each change is
- * a history entry). useLocation and useNavigate only: the router's other hooks would
- * add their code to the public page's bundle, where the router lives.
+ * a history entry), the search term to the entry's state only (utils/list-params.ts).
+ * useLocation and useNavigate only: the router's other hooks would add their code to the
+ * public page's bundle, where the router lives.
  */
 export function useListParams(): ListNavigation {
   const location = useLocation();
   const navigate = useNavigate();
-  const params = useMemo(() => parseListParams(new URLSearchParams(location.search)), [location.search]);
+  const params = useMemo(
+    () => parseListParams(new URLSearchParams(location.search), location.state),
+    [location.search, location.state],
+  );
   const stack = readCursorStack(location.state, params.page);
 
   const go = useCallback(
     (next: ListParams, cursors?: string[]) => {
       const search = listParamsToSearch(next).toString();
+      const state: ListHistoryState = { ...(next.filters.q && { q: next.filters.q }), ...(cursors && { cursors }) };
       void navigate(
         { pathname: location.pathname, search: search ? `?${search}` : '' },
-        { state: cursors ? { cursors } : null },
+        { state: Object.keys(state).length > 0 ? state : null },
       );
     },
     [navigate, location.pathname],

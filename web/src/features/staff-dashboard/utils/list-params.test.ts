@@ -1,28 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import {
-  apiQuery,
   type ListParams,
   listParamsToSearch,
+  listRequest,
   pageCount,
   parseListParams,
   readCursorStack,
 } from './list-params';
 
-const parse = (query: string) => parseListParams(new URLSearchParams(query));
+const parse = (query: string, state?: unknown) => parseListParams(new URLSearchParams(query), state);
 
 describe('dashboard state in the address bar', () => {
-  it('round-trips filters, rows per page, the page and its cursor', () => {
+  it('round-trips filters, rows per page, the page and its cursor; the search term through the history state only', () => {
     const params: ListParams = {
-      filters: { q: 'kavya raman', status: 'under_review', district: 'Madurai', from: '2026-11-01', to: '2026-11-20' },
+      filters: { q: 'Kavya Raman 98765 43210', status: 'under_review', district: 'Madurai', from: '2026-11-01', to: '2026-11-20' },
       pageSize: 50,
       page: 3,
       cursor: 'eyJwayI6IkFQUCMxIn0',
     };
     const search = listParamsToSearch(params);
     expect(search.toString()).toBe(
-      'q=kavya+raman&status=under_review&district=Madurai&from=2026-11-01&to=2026-11-20&size=50&page=3&cursor=eyJwayI6IkFQUCMxIn0',
+      'status=under_review&district=Madurai&from=2026-11-01&to=2026-11-20&size=50&page=3&cursor=eyJwayI6IkFQUCMxIn0',
     );
-    expect(parse(search.toString())).toEqual(params);
+    expect(parse(search.toString(), { q: 'Kavya Raman 98765 43210' })).toEqual(params);
+  });
+
+  it('never puts the search term in the address, whatever it holds', () => {
+    for (const q of ['meena', '98765 43210', '+91 86846-13282', 'a&q=b', 'கவியா']) {
+      const search = listParamsToSearch({ filters: { q }, pageSize: 10, page: 2, cursor: 'c2' }).toString();
+      expect(search).toBe('page=2&cursor=c2');
+      expect(decodeURIComponent(search)).not.toContain(q);
+    }
+    // An old link with a search term in it is no search.
+    expect(parse('q=meena&status=approved').filters).toEqual({ status: 'approved' });
   });
 
   it('leaves the defaults out: page 1, 10 rows, no filter is an empty query', () => {
@@ -42,13 +52,22 @@ describe('dashboard state in the address bar', () => {
     expect(parse('page=4')).toMatchObject({ page: 1 });
     expect(parse('page=4').cursor).toBeUndefined();
     // Search is trimmed; blank search is none.
-    expect(parse('q=%20%20').filters).toEqual({});
-    expect(parse('q=%20meena%20').filters).toEqual({ q: 'meena' });
+    expect(parse('', { q: '  ' }).filters).toEqual({});
+    expect(parse('', { q: ' meena ' }).filters).toEqual({ q: 'meena' });
+    expect(parse('', { q: 7 }).filters).toEqual({});
   });
 
-  it('asks the API with the same filters and the page size', () => {
-    expect(apiQuery({ status: 'approved', district: 'Salem' }, 20)).toBe('status=approved&district=Salem&pageSize=20');
-    expect(apiQuery({ q: 'a&b' }, 1000, 'c1')).toBe('q=a%26b&pageSize=1000&cursor=c1');
+  it('asks the API in a request body with the same filters and the page size', () => {
+    expect(listRequest({ filters: { status: 'approved', district: 'Salem' }, pageSize: 20 })).toEqual({
+      filters: { status: 'approved', district: 'Salem' },
+      pageSize: 20,
+    });
+    expect(listRequest({ filters: { q: 'a&b' }, pageSize: 1000, cursor: 'c1', exportId: 'e1' })).toEqual({
+      filters: { q: 'a&b' },
+      pageSize: 1000,
+      cursor: 'c1',
+      exportId: 'e1',
+    });
   });
 
   it('keeps the cursors of the earlier pages only when they match the page', () => {

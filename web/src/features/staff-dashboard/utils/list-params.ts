@@ -1,11 +1,14 @@
 import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application';
 import { districts } from '../../../../../rules/districts';
 import { parseDate } from '../../../../../rules/ist';
-import { pageSizes } from '../../../../../rules/staff-api';
+import { type ListRequest, pageSizes } from '../../../../../rules/staff-api';
 
 // The dashboard's state in the address bar, so that a link can be shared and Back
 // works: filters, rows per page, the page number and the cursor of the current page.
-// Whatever does not parse is dropped, never an error.
+// Whatever does not parse is dropped, never an error. The search term is the exception:
+// names and phone numbers would sit in CloudFront's logs with every page load of the
+// address, so it lives in the history entry's state (Back and reload keep it; a shared
+// link does not carry it).
 
 export type PageSize = (typeof pageSizes)[number];
 export const DEFAULT_PAGE_SIZE: PageSize = 10;
@@ -28,6 +31,8 @@ export interface ListParams {
 }
 
 export const filterKeys = ['q', 'status', 'district', 'from', 'to'] as const;
+/** The filters the address bar holds: all but the search term. */
+const addressKeys = filterKeys.filter((key) => key !== 'q');
 
 const districtNames = new Set(districts.map((d) => d.en));
 const isStatus = (value: string): value is ApplicationStatus =>
@@ -55,8 +60,23 @@ export function cleanFilters(
   };
 }
 
-export function parseListParams(search: URLSearchParams): ListParams {
-  const filters = cleanFilters(Object.fromEntries(filterKeys.map((key) => [key, search.get(key)])));
+/** The history entry's state: the search term and the cursors of earlier pages. */
+export interface ListHistoryState {
+  readonly q?: string;
+  readonly cursors?: string[];
+}
+
+/** The search term kept in the history entry's state; never read from the address. */
+export function readSearchTerm(state: unknown): string | undefined {
+  if (!state || typeof state !== 'object' || !('q' in state) || typeof state.q !== 'string') return undefined;
+  return state.q;
+}
+
+export function parseListParams(search: URLSearchParams, state?: unknown): ListParams {
+  const filters = cleanFilters({
+    ...Object.fromEntries(addressKeys.map((key) => [key, search.get(key)])),
+    q: readSearchTerm(state),
+  });
   const size = Number(search.get('size'));
   const pageSize = (pageSizes as readonly number[]).includes(size) ? (size as PageSize) : DEFAULT_PAGE_SIZE;
   const cursor = search.get('cursor') ?? undefined;
@@ -68,10 +88,10 @@ export function parseListParams(search: URLSearchParams): ListParams {
   return { filters, pageSize, page: pageNumber, cursor };
 }
 
-/** The address bar's query for the state: defaults left out, keys in a stable order. */
+/** The address bar's query for the state: no search term, defaults left out, keys in a stable order. */
 export function listParamsToSearch(params: ListParams): URLSearchParams {
   const search = new URLSearchParams();
-  for (const key of filterKeys) {
+  for (const key of addressKeys) {
     const value = params.filters[key];
     if (value) search.set(key, value);
   }
@@ -83,16 +103,19 @@ export function listParamsToSearch(params: ListParams): URLSearchParams {
   return search;
 }
 
-/** The API's query string for the filters (GET /api/admin/applications and the export). */
-export function apiQuery(filters: ListFilters, pageSize: number, cursor?: string): string {
-  const search = new URLSearchParams();
+/** The body of POST /api/admin/applications/search (the page and the export): empty filters left out. */
+export function listRequest(query: { filters: ListFilters; pageSize: number; cursor?: string; exportId?: string }): ListRequest {
+  const filters: Record<string, string> = {};
   for (const key of filterKeys) {
-    const value = filters[key];
-    if (value) search.set(key, value);
+    const value = query.filters[key];
+    if (value) filters[key] = value;
   }
-  search.set('pageSize', String(pageSize));
-  if (cursor) search.set('cursor', cursor);
-  return search.toString();
+  return {
+    filters,
+    pageSize: query.pageSize,
+    ...(query.cursor && { cursor: query.cursor }),
+    ...(query.exportId && { exportId: query.exportId }),
+  };
 }
 
 export function sameFilters(a: ListFilters, b: ListFilters): boolean {

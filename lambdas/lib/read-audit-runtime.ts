@@ -1,0 +1,23 @@
+import * as z from 'zod';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type BulkReadPolicy, makeReadAudit, type ReadAudit } from '../adapters/read-audit';
+import { parseEnv, tableName } from './env';
+
+// When reading many records becomes an export in the audit trail (docs/RUNBOOK.md,
+// "Audit trail"): past 500 rows read by one person within about 60 minutes (five pages
+// of the dashboard's largest size; a whole day's applications at a rally). The variables
+// tune it without a code change; no stage sets them.
+export const bulkReadEnvSchema = z.object({
+  BULK_READ_ROWS: z.coerce.number().int().min(1).default(500),
+  BULK_READ_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+});
+
+export function bulkReadPolicy(env: NodeJS.ProcessEnv = process.env): BulkReadPolicy {
+  const parsed = parseEnv(bulkReadEnvSchema, env);
+  return { rows: parsed.BULK_READ_ROWS, windowMinutes: parsed.BULK_READ_WINDOW_MINUTES };
+}
+
+/** The read audit of a handler that serves many rows: the audit and rate-limit tables it is granted. */
+export function readAuditFromEnv(db: DynamoDBDocumentClient): ReadAudit {
+  return makeReadAudit(db, { audit: tableName('audit'), rateLimits: tableName('rateLimits') }, bulkReadPolicy());
+}
