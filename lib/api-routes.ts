@@ -95,7 +95,13 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/otp/verify',
     handler: 'otp-verify',
     access: 'public',
-    tables: [{ table: 'otps', access: 'readwrite' }],
+    tables: [
+      { table: 'otps', access: 'readwrite' },
+      // Its per-number and per-address limits.
+      { table: 'rateLimits', access: 'readwrite' },
+      // "Already registered", after the right code: the number's guard item only.
+      { table: 'applications', access: 'read' },
+    ],
     secrets: true,
   },
   {

@@ -181,6 +181,10 @@ export const stageConfigSchema = z
       otpMaxPerDay: z.number().int().positive().default(10),
       /** Generous: carriers and campuses put thousands of phones behind one address. */
       otpMaxPerIpPerHour: z.number().int().positive().default(2000),
+      /** Code checks per number in any hour: 5 codes × 5 guesses, and a little over. */
+      otpVerifyMaxPerHour: z.number().int().positive().default(30),
+      /** Code checks per viewer address an hour: generous, as for sends (two checks a send). */
+      otpVerifyMaxPerIpPerHour: z.number().int().positive().default(4000),
       verificationTtlSeconds: z.number().int().positive().default(1800),
     }),
     messaging: messagingSchema.prefault({}),
@@ -328,6 +332,8 @@ const base = {
     otpMaxPerHour: 5,
     otpMaxPerDay: 10,
     otpMaxPerIpPerHour: 2000,
+    otpVerifyMaxPerHour: 30,
+    otpVerifyMaxPerIpPerHour: 4000,
     verificationTtlSeconds: 1800,
   },
   whatsapp: {
@@ -415,7 +421,11 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
       reservedConcurrency: { 'otp-request': rally.otpRequestReserved },
     },
     outbound: { maxReceiveCount: 5, retryBaseSeconds: 60, maxConcurrency: rally.outboundMaxConcurrency },
-    limits: { ...base.limits, otpMaxPerIpPerHour: rally.otpMaxPerIpPerHour },
+    limits: {
+      ...base.limits,
+      otpMaxPerIpPerHour: rally.otpMaxPerIpPerHour,
+      otpVerifyMaxPerIpPerHour: 2 * rally.otpMaxPerIpPerHour,
+    },
     waf: { enabled: true, otpRequestLimit: rally.wafOtpRequestsPer5Minutes, otpRequestWindowSeconds: 300 },
     messaging: {
       otpChannels: 'whatsapp-then-sms',

@@ -133,6 +133,8 @@ export class StatelessStack extends Stack {
       OTP_MAX_PER_HOUR: String(limits.otpMaxPerHour),
       OTP_MAX_PER_DAY: String(limits.otpMaxPerDay),
       OTP_MAX_PER_IP_PER_HOUR: String(limits.otpMaxPerIpPerHour),
+      OTP_VERIFY_MAX_PER_HOUR: String(limits.otpVerifyMaxPerHour),
+      OTP_VERIFY_MAX_PER_IP_PER_HOUR: String(limits.otpVerifyMaxPerIpPerHour),
       VERIFICATION_TTL_SECONDS: String(limits.verificationTtlSeconds),
     };
 

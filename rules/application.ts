@@ -118,5 +118,7 @@ export type OtpStatusRequest = z.infer<typeof otpStatusRequestSchema>;
 export const otpVerifyRequestSchema = z.object({
   mobile: mobileSchema,
   code: z.string('INVALID_CODE').regex(/^\d{6}$/, 'INVALID_CODE'),
+  /** The handle of the send this code came from: only its holder hears how many guesses are left. */
+  handle: deliveryHandleSchema.optional(),
 });
 export type OtpVerifyRequest = z.infer<typeof otpVerifyRequestSchema>;

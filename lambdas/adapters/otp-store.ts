@@ -11,22 +11,27 @@ const recordSchema = z.object({
   expires_at: z.number(),
   attempts: z.number(),
   created_at: z.string(),
+  /** Names the send that made this code; its delivery handle carries it (see otp-verify). */
+  request_id: z.string().optional(),
 });
 export type OtpRecord = z.infer<typeof recordSchema>;
 
 export type AttemptResult = { kind: 'counted'; record: OtpRecord } | { kind: 'not-found' } | { kind: 'exhausted'; record: OtpRecord };
 
 export interface OtpStore {
-  save(phone: string, codeHash: string, now: Date, ttlSeconds: number): Promise<void>;
+  save(phone: string, codeHash: string, now: Date, ttlSeconds: number, requestId: string): Promise<void>;
   /** Counts one guess atomically before the code is compared, so no guess goes uncounted. */
   takeAttempt(phone: string, maxAttempts: number): Promise<AttemptResult>;
-  /** Deletes the record if it still holds this code (a newer code is left alone). */
-  remove(phone: string, codeHash: string): Promise<void>;
+  /**
+   * Deletes the record if it still holds this code (a newer code is left alone). True
+   * only for the one caller whose delete took it: a right code is spent exactly once.
+   */
+  remove(phone: string, codeHash: string): Promise<boolean>;
 }
 
 export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): OtpStore {
   return {
-    async save(phone, codeHash, now, ttlSeconds) {
+    async save(phone, codeHash, now, ttlSeconds, requestId) {
       const expiresAt = now.getTime() + ttlSeconds * 1000;
       await db.send(
         new PutCommand({
@@ -37,6 +42,7 @@ export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): Otp
             expires_at: expiresAt,
             attempts: 0,
             created_at: now.toISOString(),
+            request_id: requestId,
             ttl: Math.ceil(expiresAt / 1000) + 60,
           },
         }),
@@ -72,8 +78,10 @@ export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): Otp
             ExpressionAttributeValues: { ':hash': codeHash },
           }),
         );
+        return true;
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        return false;
       }
     },
   };

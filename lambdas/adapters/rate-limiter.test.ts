@@ -1,8 +1,8 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFLICT_ATTEMPTS, type Limit, makeRateLimiter } from './rate-limiter';
+import { CONFLICT_ATTEMPTS, type Limit, makeRateLimiter, slidingRetryAt } from './rate-limiter';
 
 // DynamoDB Local queues concurrent transactions instead of cancelling them, so it never
 // answers TransactionConflict; the real service does, under a burst from one address.
@@ -25,7 +25,8 @@ function cancelled(...codes: string[]) {
   });
 }
 
-const limiter = () => makeRateLimiter(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'ap-south-1' })), 'limits');
+const limiter = () =>
+  makeRateLimiter(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'ap-south-1' })), 'limits');
 
 describe('rate limiter under concurrent senders', () => {
   it('tries again when a transaction lost only a conflict, and lets the visitor through', async () => {
@@ -49,5 +50,51 @@ describe('rate limiter under concurrent senders', () => {
     const result = await limiter().hit(limits, now);
     expect(result).toMatchObject({ allowed: false, key: 'ip#10.0.0.1' });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+});
+
+describe('sliding windows (per number)', () => {
+  const sends = {
+    kind: 'sliding',
+    key: 'otp-sends#919876543210',
+    windows: [
+      { seconds: 3600, max: 5 },
+      { seconds: 86_400, max: 10 },
+    ],
+  } as const satisfies Limit;
+  const minutesAgo = (...minutes: number[]) => minutes.map((m) => now.getTime() - m * 60_000);
+
+  it('lets a sixth send in only when the first of the last five is an hour old, whatever the clock hour', () => {
+    expect(slidingRetryAt(sends, minutesAgo(50, 40, 30, 20, 10), now.getTime())).toBe(now.getTime() + 10 * 60_000);
+    expect(slidingRetryAt(sends, minutesAgo(70, 40, 30, 20, 10), now.getTime())).toBe(0);
+  });
+
+  it('counts ten in any 24 hours', () => {
+    const day = minutesAgo(1380, 1300, 1200, 1100, 1000, 900, 800, 700, 600, 500);
+    expect(slidingRetryAt(sends, day, now.getTime())).toBe(now.getTime() + 60 * 60_000);
+  });
+
+  it('reads again and tries again when another send changed the item since it was read', async () => {
+    ddb.on(GetCommand).resolves({ Item: { times: minutesAgo(30), version: 3 } });
+    ddb.on(TransactWriteCommand).rejectsOnce(cancelled('ConditionalCheckFailed')).resolves({});
+    expect(await limiter().hit([sends], now)).toEqual({ allowed: true });
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(2);
+    const update = ddb.commandCalls(TransactWriteCommand)[1]!.args[0].input.TransactItems![0]!.Update!;
+    expect(update.ConditionExpression).toBe('version = :version');
+    expect(update.ExpressionAttributeValues).toMatchObject({
+      ':version': 3,
+      ':next': 4,
+      ':times': [...minutesAgo(30), now.getTime()],
+    });
+  });
+
+  it('refuses a full window without writing anything', async () => {
+    ddb.on(GetCommand).resolves({ Item: { times: minutesAgo(50, 40, 30, 20, 10), version: 5 } });
+    expect(await limiter().hit([limits[0]!, sends], now)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 600,
+      key: 'otp-sends#919876543210',
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });

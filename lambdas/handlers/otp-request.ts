@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { otpRequestSchema, type OtpRequestResponse } from '../../rules/application';
 import { maskPhone, toStoredPhone } from '../../rules/phone';
-import { makeApplicationRepository, type ApplicationRepository } from '../adapters/applications';
 import { type CaptchaVerifier, makeRecaptchaVerifier } from '../adapters/captcha';
 import type { DeliveryStore } from '../adapters/deliveries';
 import { makeOtpStore, type OtpStore } from '../adapters/otp-store';
@@ -22,7 +22,6 @@ export const DELIVERY_HANDLE_SECONDS = 600;
 
 export interface OtpRequestDeps {
   readonly captcha: CaptchaVerifier;
-  readonly applications: Pick<ApplicationRepository, 'isRegistered'>;
   readonly limiter: RateLimiter;
   readonly otps: OtpStore;
   readonly channels: () => OtpChannels;
@@ -41,11 +40,14 @@ export interface OtpRequestDeps {
 }
 
 /**
- * Sends a code: captcha, then the already-registered check, then the rate limits (per
- * number across channels, and per viewer address), then a fresh code (replacing any
- * older one) sent synchronously by the stage's channels so that the visitor sees a
- * failure at once. `switchToSms` resends as SMS a WhatsApp code that failed or did not
- * arrive. The code never leaves in the response.
+ * Sends a code: captcha, then the rate limits (per number across channels, and per
+ * viewer address), then a fresh code (replacing any older one) sent synchronously by the
+ * stage's channels so that the visitor sees a failure at once. `switchToSms` resends as
+ * SMS a WhatsApp code that failed or did not arrive. The code never leaves in the response.
+ *
+ * Whether the number has applied is not looked at: the answer is the same for every
+ * valid number, so that nobody can learn from it who joined (otp-verify says "already
+ * registered", after the right code).
  */
 export function makeHandler(deps: OtpRequestDeps) {
   const { settings } = deps;
@@ -60,14 +62,19 @@ export function makeHandler(deps: OtpRequestDeps) {
       count('CaptchaRejected');
       throw new AppError('CAPTCHA_FAILED');
     }
-    if (await deps.applications.isRegistered(phone)) throw new AppError('ALREADY_REGISTERED');
-
     const now = deps.clock();
     const channels = deps.channels();
     const cooldownKey = `otp#${phone}`;
     const limits: Limit[] = [
-      { kind: 'window', key: `otp-hour#${phone}`, seconds: 3600, max: settings.maxPerHour },
-      { kind: 'window', key: `otp-day#${phone}`, seconds: 86_400, max: settings.maxPerDay },
+      // Any 60 minutes and any 24 hours, not clock hours: 5 before 10:00 and 5 after would be 10 in minutes.
+      {
+        kind: 'sliding',
+        key: `otp-sends#${phone}`,
+        windows: [
+          { seconds: 3600, max: settings.maxPerHour },
+          { seconds: 86_400, max: settings.maxPerDay },
+        ],
+      },
       { kind: 'window', key: `otp-ip#${ipKey(keys.otpHashKey, viewer)}`, seconds: 3600, max: settings.maxPerIpPerHour },
     ];
     if (switchToSms === undefined) {
@@ -85,8 +92,9 @@ export function makeHandler(deps: OtpRequestDeps) {
     }
 
     const code = generateOtp();
+    const requestId = randomUUID();
     try {
-      await deps.otps.save(phone, hashOtp(keys.otpHashKey, phone, code), now, settings.ttlSeconds);
+      await deps.otps.save(phone, hashOtp(keys.otpHashKey, phone, code), now, settings.ttlSeconds, requestId);
     } catch (error) {
       logger.error('OTP store failed', { phone: maskPhone(phone), errorName: (error as Error).name });
       throw new AppError('OTP_STORE_FAILED');
@@ -129,6 +137,7 @@ export function makeHandler(deps: OtpRequestDeps) {
         messageId: sent.messageId,
         issuedAt,
         expiresAt: issuedAt + DELIVERY_HANDLE_SECONDS,
+        requestId,
       }),
       expiresInSeconds: settings.ttlSeconds,
       resendAfterSeconds: settings.resendSeconds,
@@ -162,7 +171,6 @@ export const handler = makeHandler({
       .map((h) => h.trim())
       .filter(Boolean),
   }),
-  applications: makeApplicationRepository(db, tableName('applications')),
   limiter: makeRateLimiter(db, tableName('rateLimits')),
   otps: makeOtpStore(db, tableName('otps')),
   channels: runtime.otpChannels,

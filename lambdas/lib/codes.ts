@@ -67,6 +67,8 @@ export interface DeliveryHandle {
   /** Epoch seconds. */
   readonly issuedAt: number;
   readonly expiresAt: number;
+  /** The send's own id, also kept with its code: who holds the handle asked for that code. */
+  readonly requestId: string;
 }
 
 const handleKey = (key: string) => createHmac('sha256', key).update('membership/delivery-handle/v1').digest();
@@ -81,7 +83,13 @@ export function signDeliveryHandle(key: string, phone: string, handle: DeliveryH
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', handleKey(key), iv);
   cipher.setAAD(Buffer.from(phone));
-  const plain = JSON.stringify({ c: handle.channel, m: handle.messageId, i: handle.issuedAt, e: handle.expiresAt });
+  const plain = JSON.stringify({
+    c: handle.channel,
+    m: handle.messageId,
+    i: handle.issuedAt,
+    e: handle.expiresAt,
+    r: handle.requestId,
+  });
   const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return `v1.${Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url')}`;
 }
@@ -102,10 +110,16 @@ export function readDeliveryHandle(key: string, phone: string, handle: string, n
   } catch {
     return undefined;
   }
-  const { c, m, i, e } = (value ?? {}) as Record<string, unknown>;
-  if ((c !== 'whatsapp' && c !== 'sms') || typeof m !== 'string' || typeof i !== 'number' || typeof e !== 'number') {
+  const { c, m, i, e, r } = (value ?? {}) as Record<string, unknown>;
+  if (
+    (c !== 'whatsapp' && c !== 'sms') ||
+    typeof m !== 'string' ||
+    typeof i !== 'number' ||
+    typeof e !== 'number' ||
+    typeof r !== 'string'
+  ) {
     return undefined;
   }
   if (e * 1000 <= now.getTime()) return undefined;
-  return { channel: c, messageId: m, issuedAt: i, expiresAt: e };
+  return { channel: c, messageId: m, issuedAt: i, expiresAt: e, requestId: r };
 }

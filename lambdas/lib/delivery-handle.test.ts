@@ -4,7 +4,7 @@ import { readDeliveryHandle, signDeliveryHandle } from './codes';
 const key = 'k'.repeat(40);
 const now = new Date('2026-11-24T10:00:00Z');
 const issuedAt = Math.floor(now.getTime() / 1000);
-const content = { channel: 'whatsapp' as const, messageId: 'wamid.ABC', issuedAt, expiresAt: issuedAt + 600 };
+const content = { channel: 'whatsapp' as const, messageId: 'wamid.ABC', issuedAt, expiresAt: issuedAt + 600, requestId: 'r-1' };
 
 describe('delivery handle', () => {
   it('reads back for the same number before it expires', () => {

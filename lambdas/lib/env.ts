@@ -139,6 +139,8 @@ export const publicFlowEnvSchema = baseEnvSchema.extend({
   OTP_MAX_PER_HOUR: int(5),
   OTP_MAX_PER_DAY: int(10),
   OTP_MAX_PER_IP_PER_HOUR: int(2000),
+  OTP_VERIFY_MAX_PER_HOUR: int(30),
+  OTP_VERIFY_MAX_PER_IP_PER_HOUR: int(4000),
   VERIFICATION_TTL_SECONDS: int(1800),
   OUTBOUND_QUEUE_URL: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: int(8000),

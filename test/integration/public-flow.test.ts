@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { localConfigSchema } from '../../local/config';
 import { localDynamoClient } from '../../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../../local/stack';
-import { goodCaptcha, post, submitBody, uniqueMobile } from '../support/public-flow';
+import { type ApiResult, goodCaptcha, post, submitBody, uniqueMobile } from '../support/public-flow';
 
 // The public flow's handlers through the local API adapter, against DynamoDB Local,
 // the WhatsApp sandbox and the captcha stand-in: the whole local stack minus the SPA.
@@ -29,13 +29,36 @@ const moveClock = (seconds: number) => {
 };
 const requestOtp = (mobile: string, captchaToken = goodCaptcha) =>
   post(api, '/api/otp/request', { mobile, captchaToken });
-const verifyOtp = (mobile: string, code: string) => post(api, '/api/otp/verify', { mobile, code });
+/** The send's handle, as the page keeps it: with it the check says how a code is doing. */
+const handles = new Map<string, string>();
+const requestOtpKeepingHandle = async (mobile: string, captchaToken = goodCaptcha) => {
+  const result = await requestOtp(mobile, captchaToken);
+  if (result.status === 200) handles.set(mobile, result.body.deliveryHandle as string);
+  return result;
+};
+/** As the page does: with the handle of the number's last send. */
+const verifyOtp = (mobile: string, code: string) =>
+  post(api, '/api/otp/verify', { mobile, code, handle: handles.get(mobile) });
+/** As a stranger would: the number and a code, no handle. */
+const verifyAsStranger = (mobile: string, code: string) => post(api, '/api/otp/verify', { mobile, code });
 const codeFor = (mobile: string) => stack.whatsApp.latestOtp(`91${mobile}`);
 const otpCount = () => stack.whatsApp.messages().filter((m) => m.kind === 'otp').length;
 const wrong = (code: string) => String(((Number(code) - 100_000 + 1) % 900_000) + 100_000);
 
+/**
+ * A send's answer as bytes, with the two parts that must differ between two numbers set
+ * aside: the number echoed back and the opaque handle (encrypted, random; its length kept).
+ */
+function sameButNumberAndHandle(result: ApiResult, mobile: string): string {
+  const handle = String(result.body.deliveryHandle);
+  return JSON.stringify({
+    status: result.status,
+    body: { ...result.body, sentTo: result.body.sentTo === mobile, deliveryHandle: handle.length },
+  });
+}
+
 async function verified(mobile = uniqueMobile()): Promise<{ mobile: string; token: string }> {
-  expect((await requestOtp(mobile)).status).toBe(200);
+  expect((await requestOtpKeepingHandle(mobile)).status).toBe(200);
   const result = await verifyOtp(mobile, codeFor(mobile)!);
   expect(result.status).toBe(200);
   return { mobile, token: result.body.verificationToken as string };
@@ -44,7 +67,7 @@ async function verified(mobile = uniqueMobile()): Promise<{ mobile: string; toke
 describe('OTP request', () => {
   it('sends the auth2 template with the code and stores only a keyed hash', async () => {
     const mobile = uniqueMobile();
-    const result = await requestOtp(mobile);
+    const result = await requestOtpKeepingHandle(mobile);
     expect(result).toMatchObject({ status: 200, body: { sentTo: mobile, expiresInSeconds: 300 } });
     expect(JSON.stringify(result.body)).not.toMatch(/\b\d{6}\b/);
     const message = stack.whatsApp.messages().find((m) => m.kind === 'otp' && m.to === `91${mobile}`)!;
@@ -65,56 +88,66 @@ describe('OTP request', () => {
     ['dev.login.0.9', 'another action'],
   ])('refuses captcha token %s (%s) before sending', async (token) => {
     const before = otpCount();
-    const result = await requestOtp(uniqueMobile(), token);
+    const result = await requestOtpKeepingHandle(uniqueMobile(), token);
     expect(result).toMatchObject({
       status: 400,
-      body: { error: { code: 'CAPTCHA_FAILED', message: 'The security check failed. Please reload the page and try again.' } },
+      body: {
+        error: { code: 'CAPTCHA_FAILED', message: 'The security check failed. Please reload the page and try again.' },
+      },
     });
     expect(otpCount()).toBe(before);
   });
 
   it('refuses a number that is not an Indian mobile number, saying which rule it breaks', async () => {
-    const result = await requestOtp('5123456789');
+    const result = await requestOtpKeepingHandle('5123456789');
     expect(result).toMatchObject({
       status: 400,
       body: { error: { code: 'VALIDATION_FAILED', fields: { mobile: 'INVALID_PHONE_START' } } },
     });
-    expect((await requestOtp('98765')).body.error.fields).toEqual({ mobile: 'INVALID_PHONE' });
+    expect((await requestOtpKeepingHandle('98765')).body.error.fields).toEqual({ mobile: 'INVALID_PHONE' });
   });
 
-  it('allows one send per minute, five per hour, ten per day, and says when to try again', async () => {
-    // Start at the beginning of a UTC day, so that the fixed windows are predictable.
-    const dayMs = 86_400_000;
+  it('allows one send per minute, five in any 60 minutes, ten in any 24 hours, and says when to try again', async () => {
+    // Start two minutes before a clock hour: the five sends straddle it, as a fixed window would not count them.
+    const hourMs = 3_600_000;
     const now = Date.now() + Number(process.env.LOCAL_CLOCK_OFFSET_MS ?? 0);
-    moveClock((Math.ceil(now / dayMs) * dayMs - now) / 1000 + 1);
+    moveClock((Math.ceil(now / hourMs) * hourMs - now) / 1000 - 120);
 
     const mobile = uniqueMobile();
-    expect((await requestOtp(mobile)).status).toBe(200);
-    const tooSoon = await requestOtp(mobile);
+    expect((await requestOtpKeepingHandle(mobile)).status).toBe(200);
+    const tooSoon = await requestOtpKeepingHandle(mobile);
     expect(tooSoon).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
     expect(tooSoon.body.error.retryAfterSeconds).toBeGreaterThan(55);
     expect(tooSoon.body.error.retryAfterSeconds).toBeLessThanOrEqual(60);
 
     for (let i = 2; i <= 5; i++) {
       moveClock(61);
-      expect((await requestOtp(mobile)).status).toBe(200);
+      expect((await requestOtpKeepingHandle(mobile)).status).toBe(200);
     }
+    // Past the clock hour now, and still five in the last 60 minutes: the sixth waits for the first to leave.
     moveClock(61);
-    const overHour = await requestOtp(mobile);
+    const overHour = await requestOtpKeepingHandle(mobile);
     expect(overHour).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
-    // The rest of the hour window, less the real seconds the requests themselves took.
-    expect(overHour.body.error.retryAfterSeconds).toBeLessThanOrEqual(3600 - 5 * 61 - 1);
-    expect(overHour.body.error.retryAfterSeconds).toBeGreaterThan(3600 - 5 * 61 - 15);
+    // The first send's hour, less the real seconds the requests themselves took.
+    const wait = overHour.body.error.retryAfterSeconds!;
+    expect(wait).toBeLessThanOrEqual(3600 - 5 * 61 + 1);
+    expect(wait).toBeGreaterThan(3600 - 5 * 61 - 15);
+    moveClock(wait - 5);
+    expect((await requestOtpKeepingHandle(mobile)).status).toBe(429);
+    moveClock(6);
+    expect((await requestOtpKeepingHandle(mobile)).status).toBe(200);
 
+    // Ten in any 24 hours: four more an hour later, then nothing for the rest of the first send's day.
     moveClock(3600);
-    for (let i = 6; i <= 10; i++) {
-      expect((await requestOtp(mobile)).status).toBe(200);
+    for (let i = 7; i <= 10; i++) {
+      expect((await requestOtpKeepingHandle(mobile)).status).toBe(200);
       moveClock(61);
     }
     moveClock(3600);
-    const overDay = await requestOtp(mobile);
+    const overDay = await requestOtpKeepingHandle(mobile);
     expect(overDay).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
     expect(overDay.body.error.retryAfterSeconds).toBeGreaterThan(3600);
+    expect(overDay.body.error.retryAfterSeconds).toBeLessThan(86_400 - 3 * 3600);
   });
 
   it.each([
@@ -133,7 +166,7 @@ describe('OTP request', () => {
     ['throughput', 'WHATSAPP_BUSY', undefined],
   ] as const)('maps a WhatsApp %s failure to %s, never the provider text', async (mode, code, message) => {
     stack.whatsApp.failNext({ times: 1, mode });
-    const result = await requestOtp(uniqueMobile());
+    const result = await requestOtpKeepingHandle(uniqueMobile());
     expect(result.status).toBe(code === 'WHATSAPP_BUSY' ? 503 : 502);
     expect(result.body.error.message).not.toMatch(/#\d{3,}|undeliverable|Something went wrong/);
     // Neither the provider's text nor its code: those are for the log and the metric.
@@ -148,7 +181,7 @@ describe('OTP request', () => {
 describe('OTP verify', () => {
   it('counts wrong guesses and accepts the right code once', async () => {
     const mobile = uniqueMobile();
-    await requestOtp(mobile);
+    await requestOtpKeepingHandle(mobile);
     const code = codeFor(mobile)!;
     const miss = await verifyOtp(mobile, wrong(code));
     expect(miss).toMatchObject({
@@ -158,12 +191,61 @@ describe('OTP verify', () => {
     const hit = await verifyOtp(mobile, code);
     expect(hit.status).toBe(200);
     expect(typeof hit.body.verificationToken).toBe('string');
-    expect((await verifyOtp(mobile, code)).body.error.code).toBe('OTP_NOT_FOUND');
+    // Spent: the same answer as a wrong code, with no guesses to count.
+    expect((await verifyOtp(mobile, code)).body.error).toEqual({
+      code: 'OTP_INVALID',
+      message: 'Invalid OTP. Please try again.',
+    });
+  });
+
+  it('gives ten simultaneous checks of the right code exactly one verification', async () => {
+    const mobile = uniqueMobile();
+    await requestOtpKeepingHandle(mobile);
+    const code = codeFor(mobile)!;
+    const checks = await Promise.all(Array.from({ length: 10 }, () => verifyOtp(mobile, code)));
+    expect(checks.filter((c) => c.status === 200)).toHaveLength(1);
+    for (const c of checks.filter((c) => c.status !== 200)) expect(c.body.error.code).toBe('OTP_INVALID');
+  });
+
+  it('tells a stranger nothing: no code, a wrong code, a void or expired one all answer alike', async () => {
+    const pending = uniqueMobile();
+    await requestOtpKeepingHandle(pending);
+    const code = codeFor(pending)!;
+    const none = await verifyAsStranger(uniqueMobile(), '123456');
+    const wrongGuess = await verifyAsStranger(pending, wrong(code));
+    expect(none).toEqual(wrongGuess);
+    expect(none).toEqual({
+      status: 400,
+      body: { error: { code: 'OTP_INVALID', message: 'Invalid OTP. Please try again.' } },
+    });
+    // Another number's handle is no better than none.
+    const other = uniqueMobile();
+    await requestOtpKeepingHandle(other);
+    const borrowed = await post(api, '/api/otp/verify', {
+      mobile: pending,
+      code: wrong(code),
+      handle: handles.get(other),
+    });
+    expect(borrowed).toEqual(none);
+    // Void after five guesses, and then expired: still the same answer for the stranger.
+    for (let i = 0; i < 3; i++) await verifyAsStranger(pending, wrong(code));
+    expect(await verifyAsStranger(pending, code)).toEqual(none);
+    expect((await verifyOtp(pending, code)).body.error.code).toBe('OTP_TOO_MANY_ATTEMPTS');
+    moveClock(301);
+    expect(await verifyAsStranger(pending, code)).toEqual(none);
+  });
+
+  it('limits code checks per number, whether a code is pending or not', async () => {
+    const mobile = uniqueMobile();
+    for (let i = 0; i < 30; i++) expect((await verifyAsStranger(mobile, '123456')).status).toBe(400);
+    const limited = await verifyAsStranger(mobile, '123456');
+    expect(limited).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
+    expect(limited.body.error.retryAfterSeconds).toBeGreaterThan(0);
   });
 
   it('says at the fifth wrong guess that the code is void, and keeps saying it for the right digits', async () => {
     const mobile = uniqueMobile();
-    await requestOtp(mobile);
+    await requestOtpKeepingHandle(mobile);
     const code = codeFor(mobile)!;
     for (let i = 0; i < 4; i++) expect((await verifyOtp(mobile, wrong(code))).body.error.code).toBe('OTP_INVALID');
     const fifth = await verifyOtp(mobile, wrong(code));
@@ -178,13 +260,13 @@ describe('OTP verify', () => {
     moveClock(61);
     expect((await verifyOtp(mobile, code)).body.error.retryAfterSeconds).toBeUndefined();
     // A new code replaces the void one.
-    expect((await requestOtp(mobile)).status).toBe(200);
+    expect((await requestOtpKeepingHandle(mobile)).status).toBe(200);
     expect((await verifyOtp(mobile, codeFor(mobile)!)).status).toBe(200);
   });
 
   it('counts every concurrent guess: at most five are compared', async () => {
     const mobile = uniqueMobile();
-    await requestOtp(mobile);
+    await requestOtpKeepingHandle(mobile);
     const code = codeFor(mobile)!;
     const guesses = await Promise.all(Array.from({ length: 20 }, () => verifyOtp(mobile, wrong(code))));
     const codes = guesses.map((g) => g.body.error?.code);
@@ -195,25 +277,18 @@ describe('OTP verify', () => {
 
   it('refuses an expired code and deletes it', async () => {
     const mobile = uniqueMobile();
-    await requestOtp(mobile);
+    await requestOtpKeepingHandle(mobile);
     moveClock(301);
     expect((await verifyOtp(mobile, codeFor(mobile)!)).body.error).toMatchObject({
       code: 'OTP_EXPIRED',
       message: 'OTP has expired. Please request a new one.',
     });
-    expect((await verifyOtp(mobile, codeFor(mobile)!)).body.error.code).toBe('OTP_NOT_FOUND');
-  });
-
-  it('answers OTP_NOT_FOUND when no code was sent', async () => {
-    expect((await verifyOtp(uniqueMobile(), '123456')).body.error).toMatchObject({
-      code: 'OTP_NOT_FOUND',
-      message: 'OTP not found. Please request a new OTP.',
-    });
+    expect((await verifyOtp(mobile, codeFor(mobile)!)).body.error.code).toBe('OTP_INVALID');
   });
 });
 
 describe('submit', () => {
-  it('stores one application with its consent, and refuses the number afterwards', async () => {
+  it('stores one application with its consent, and says "already registered" only after the next right code', async () => {
     const { mobile, token } = await verified();
     const result = await post(api, '/api/applications', submitBody(token));
     expect(result.status).toBe(201);
@@ -231,12 +306,21 @@ describe('submit', () => {
       consent: { M: { language: { S: 'en' }, terms_version: { S: expect.any(String) as unknown } } },
     });
 
+    // The send answers as for any number, and the code goes: nobody learns from it who applied.
+    moveClock(61); // The number's one-minute wait since its first code.
+    const fresh = uniqueMobile();
     const before = otpCount();
-    expect((await requestOtp(mobile)).body.error).toMatchObject({
-      code: 'ALREADY_REGISTERED',
-      message: 'You have already registered with this phone number.',
+    const [registered, unknown] = await Promise.all([requestOtp(mobile), requestOtp(fresh)]);
+    expect(otpCount()).toBe(before + 2);
+    expect(sameButNumberAndHandle(registered, mobile)).toBe(sameButNumberAndHandle(unknown, fresh));
+
+    const check = await verifyAsStranger(mobile, codeFor(mobile)!);
+    expect(check).toEqual({
+      status: 409,
+      body: { error: { code: 'ALREADY_REGISTERED', message: 'You have already registered with this phone number.' } },
     });
-    expect(otpCount()).toBe(before);
+    // The code is spent all the same: no token, now or later.
+    expect((await verifyAsStranger(mobile, codeFor(mobile)!)).body.error.code).toBe('OTP_INVALID');
   });
 
   it('spends the verification: the same token cannot submit twice', async () => {

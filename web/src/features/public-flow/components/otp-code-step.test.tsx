@@ -91,6 +91,7 @@ function Harness({
       otp={otp}
       autoFocus={false}
       onVerified={onVerified}
+      onRegistered={() => undefined}
       onResent={setOtp}
       onChangeNumber={() => undefined}
       pollIntervalMs={POLL_MS}
@@ -189,6 +190,7 @@ describe('the code step', () => {
         otp={offerAt}
         autoFocus={false}
         onVerified={() => undefined}
+        onRegistered={() => undefined}
         onResent={() => undefined}
         onChangeNumber={() => undefined}
         pollIntervalMs={60_000}

@@ -15,6 +15,8 @@ interface OtpCodeStepProps {
   /** Focus the code field on mount (after the code was just sent, not after a reload). */
   readonly autoFocus: boolean;
   readonly onVerified: (verification: Verification) => void;
+  /** The right code, from a number that has applied already: no verification, the message instead of the form. */
+  readonly onRegistered: () => void;
   /** A new code went (a resend, a switch to SMS), or the wait for one changed. */
   readonly onResent: (otp: OtpSnapshot) => void;
   readonly onChangeNumber: () => void;
@@ -31,6 +33,7 @@ export function OtpCodeStep({
   otp,
   autoFocus,
   onVerified,
+  onRegistered,
   onResent,
   onChangeNumber,
   pollIntervalMs,
@@ -65,13 +68,18 @@ export function OtpCodeStep({
     setBusy('verifying');
     setFailure(null);
     try {
-      const verification = await verifyOtp({ mobile, code });
+      // The send's handle: only with it does the server say how many guesses are left.
+      const verification = await verifyOtp({ mobile, code, ...(otp.handle && { handle: otp.handle }) });
       onVerified({ token: verification.verificationToken, expiresAt: verification.expiresAt, mobile, channel });
     } catch (error) {
       // A wrong (or spent) code is cleared so that the next one can be typed at once.
       setCode('');
       const next = failureOf(error);
       setBusy(null);
+      if (next.code === 'ALREADY_REGISTERED') {
+        onRegistered();
+        return;
+      }
       if (isVoidReason(next.code)) {
         // Said at once, and kept across a reload: no guess can help; a new code can, once the wait allows.
         setFailure(null);

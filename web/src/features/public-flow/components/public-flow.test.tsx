@@ -106,6 +106,27 @@ function describedText(element: Element): string {
 }
 
 describe('public flow: number and code', () => {
+  it('says "already registered" in both languages after the right code, in place of the form, and keeps saying it', async () => {
+    routes['/api/otp/verify'] = () => jsonResponse(409, { error: { code: 'ALREADY_REGISTERED', message: 'x' } });
+    const user = userEvent.setup();
+    await renderFlow('ta');
+    await user.type(screen.getByLabelText('கைபேசி எண்'), MOBILE);
+    const send = screen.getByRole<HTMLButtonElement>('button', { name: 'வாட்ஸ்அப் OTP அனுப்பவும்' });
+    await waitFor(() => expect(send.disabled).toBe(false));
+    await user.click(send);
+    await user.type(await screen.findByLabelText('6 இலக்க OTP-ஐ உள்ளிடவும்'), RIGHT_CODE);
+    await user.keyboard('{Enter}');
+
+    const lines = [...(await screen.findByRole('alert')).querySelectorAll('p')];
+    expect(lines.map((p) => [p.lang, p.textContent])).toEqual([
+      ['ta', 'இந்தக் கைபேசி எண்ணைக் கொண்டு நீங்கள் ஏற்கெனவே பதிவு செய்துள்ளீர்கள்.'],
+      ['en', 'You have already registered with this phone number.'],
+    ]);
+    expect(screen.queryByLabelText('6 இலக்க OTP-ஐ உள்ளிடவும்')).toBeNull();
+    // Nothing of the number is kept: a reload shows the message alone.
+    expect(stored()).toEqual({ step: 'registered', mobile: '', form: emptyForm });
+  });
+
   it('sends, refuses a wrong code (clearing it), verifies and moves to the form', async () => {
     const user = userEvent.setup();
     await renderFlow();
@@ -137,7 +158,8 @@ describe('public flow: number and code', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Join the Movement' })).toBe(document.activeElement);
     expect(screen.getByText('WhatsApp number verified')).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('Verified WhatsApp number').value).toBe(MOBILE);
-    expect(bodiesOf('/api/otp/verify').at(-1)).toEqual({ mobile: MOBILE, code: RIGHT_CODE });
+    // With the send's handle: only its holder hears how many guesses are left.
+    expect(bodiesOf('/api/otp/verify').at(-1)).toEqual({ mobile: MOBILE, code: RIGHT_CODE, handle: 'v1.handle.mac' });
     expect(stored()).toMatchObject({ step: 'form', verification: { token: 'signed-token', mobile: MOBILE } });
   });
 

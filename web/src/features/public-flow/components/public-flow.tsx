@@ -10,6 +10,7 @@ import {
   initialSnapshot,
   type OtpSnapshot,
   readFlow,
+  registeredSnapshot,
   type Verification,
   writeFlow,
 } from '../utils/flow-storage';
@@ -93,6 +94,9 @@ export function PublicFlow() {
     go({ ...snapshot, step: 'code', mobile: sent.mobile, otp: sent.otp });
   };
 
+  // Said only now, after the right code: the send answers the same for every number.
+  const onRegistered = () => go(registeredSnapshot);
+
   const onVerified = (verification: Verification) => {
     const { otp: _spent, ...rest } = snapshot;
     go({ ...rest, step: 'form', verification });
@@ -110,6 +114,22 @@ export function PublicFlow() {
     setNotice({ code: 'VERIFICATION_REQUIRED' });
     go({ ...rest, step: 'mobile' });
   };
+
+  if (snapshot.step === 'registered') {
+    return (
+      <article className="card">
+        <MembershipIntro />
+        <div className="card-body">
+          <div className="step registered">
+            <FailureMessage failure={{ code: 'ALREADY_REGISTERED' }} />
+            <button type="button" className="button button-secondary" onClick={() => go(initialSnapshot)}>
+              {t('step1.changeNumber')}
+            </button>
+          </div>
+        </div>
+      </article>
+    );
+  }
 
   if (snapshot.step === 'form' && snapshot.verification) {
     return (
@@ -151,6 +171,7 @@ export function PublicFlow() {
                 otp={snapshot.otp}
                 autoFocus={moved}
                 onVerified={onVerified}
+                onRegistered={onRegistered}
                 onResent={(otp) => setSnapshot((current) => (current.step === 'code' ? { ...current, otp } : current))}
                 onChangeNumber={onChangeNumber}
               />

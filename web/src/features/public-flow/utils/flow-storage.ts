@@ -27,8 +27,11 @@ const formSchema = v.object({
 });
 
 const snapshotSchema = v.object({
-  /** 'done': the application went; a reload shows the thank-you again (nothing else is kept). */
-  step: v.picklist(['mobile', 'code', 'form', 'done']),
+  /**
+   * 'done': the application went; a reload shows the thank-you again (nothing else is kept).
+   * 'registered': the right code came from a number that has applied already; a reload says so again.
+   */
+  step: v.picklist(['mobile', 'code', 'form', 'done', 'registered']),
   mobile: v.pipe(v.string(), v.regex(/^\d{0,10}$/)),
   /** The code was sent: to which number, when another may be asked for (epoch ms), and how it went. */
   otp: v.optional(
@@ -110,6 +113,8 @@ export function otpSnapshotOf(
 export const initialSnapshot: FlowSnapshot = { step: 'mobile', mobile: '', form: emptyForm };
 /** After a submit: the step alone, no number and no answers. */
 export const doneSnapshot: FlowSnapshot = { ...initialSnapshot, step: 'done' };
+/** The number has applied already: the step alone, as after a submit. */
+export const registeredSnapshot: FlowSnapshot = { ...initialSnapshot, step: 'registered' };
 
 function storage(): Storage | undefined {
   try {
