@@ -5,7 +5,7 @@ import { healthResponseSchema } from '../../rules/api';
 import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
 import { useLocalFunctionEnv } from '../support/env';
 import { testStaff } from '../support/staff';
-import { signIn, signWithForeignKey, signWithLocalPoolKey } from '../support/tokens';
+import { signIn } from '../support/tokens';
 
 // The walking skeleton through every layer: HTTP -> adapter -> payload 2.0 event ->
 // the handler module the CDK stack deploys -> DynamoDB Local; staff routes through a
@@ -74,55 +74,7 @@ describe('path parameters', () => {
   });
 });
 
-// Table-driven over every staff route, so that a new route cannot skip the authorizer.
-const staffRoutes = routes.filter((r) => r.access === 'staff');
-const pathOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, 'x');
-
-describe.each(staffRoutes)('staff route $method $path', (route) => {
-  const call = (token?: string) =>
-    fetch(`${api.url}${pathOf(route.path)}`, {
-      method: route.method,
-      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-      ...(route.method !== 'GET' && { body: '{}' }),
-    });
-  const now = () => Math.floor(Date.now() / 1000);
-  const claims = () => ({
-    sub: 'forged',
-    'cognito:groups': ['admin'],
-    email: 'x@example.com',
-    token_use: 'id',
-    iss: pool.issuer,
-    aud: pool.clientId,
-    iat: now(),
-    exp: now() + 600,
-  });
-
-  it('refuses a request without a token (401)', async () => {
-    expect((await call()).status).toBe(401);
-  });
-  it('refuses a token signed by another key (401)', async () => {
-    expect((await call(await signWithForeignKey(claims()))).status).toBe(401);
-  });
-  it('refuses an expired token (401)', async () => {
-    expect((await call(await signWithLocalPoolKey({ ...claims(), iat: now() - 7200, exp: now() - 3600 }))).status).toBe(401);
-  });
-  it('refuses a token from another pool or another client (401)', async () => {
-    expect((await call(await signWithLocalPoolKey({ ...claims(), iss: `${cognitoEndpoint}/local_other` }))).status).toBe(401);
-    expect((await call(await signWithLocalPoolKey({ ...claims(), aud: 'another-client' }))).status).toBe(401);
-  });
-  it.runIf(route.adminOnly)('refuses a viewer (403): only admins change data', async () => {
-    const token = await signIn(cognitoEndpoint, pool.clientId, testStaff.viewer);
-    const response = await call(token);
-    expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
-  });
-  it('refuses a signed-in user in no staff group (403)', async () => {
-    const token = await signIn(cognitoEndpoint, pool.clientId, testStaff.nobody);
-    const response = await call(token);
-    expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
-  });
-});
+// Every staff route × every kind of caller: test/integration/authorization-matrix.test.ts.
 
 describe('who is signed in', () => {
   it.each([
