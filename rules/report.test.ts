@@ -222,6 +222,9 @@ describe('filters', () => {
       return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
     };
     expect(codes({ from: '2026-02-30' })).toEqual({ from: 'INVALID_DATE' });
+    // A bad day beside a good one is that day's error, not a range compared (a 500 once).
+    expect(codes({ from: '2026-01-01', to: '59' })).toEqual({ to: 'INVALID_DATE' });
+    expect(codes({ from: 'x', to: 'y' })).toEqual({ from: 'INVALID_DATE', to: 'INVALID_DATE' });
     expect(codes({ from: '2026-03-02', to: '2026-03-01' })).toEqual({ to: 'RANGE_INVALID' });
     expect(codes({ from: '2025-01-01', to: '2026-03-01' })).toEqual({ from: 'RANGE_TOO_LONG' });
     expect(codes({ status: 'pending,archived' })).toEqual({ status: 'INVALID_STATUS' });

@@ -303,7 +303,9 @@ interface RawFilters {
 }
 
 function checkRange(value: RawFilters, ctx: z.RefinementCtx) {
-  if (value.from && value.to) {
+  // Zod runs this even when a day failed its own check: a range is only of two real days
+  // (dayCount throws on anything else, which answered 500).
+  if (value.from && value.to && parseDate(value.from) && parseDate(value.to)) {
     if (value.from > value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'RANGE_INVALID' });
     else if (dayCount(value.from, value.to) > MAX_REPORT_DAYS) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: 'RANGE_TOO_LONG' });
