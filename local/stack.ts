@@ -44,7 +44,8 @@ export interface LocalStack {
   readonly webhookSinkUrl: string;
   /** The outbound queue's URL at the local SQS endpoint (what OUTBOUND_QUEUE_URL holds). */
   readonly outboundQueueUrl: string;
-  readonly admin: { readonly email: string; readonly password: string };
+  /** The seeded admin; `totpSecret` makes their codes (local mode only, printed at start). */
+  readonly admin: { readonly email: string; readonly password: string; readonly totpSecret: string };
   /** The stand-ins themselves, for tests in the same process. */
   readonly whatsApp: WhatsAppSandbox;
   readonly sms: SmsSandbox;
@@ -175,8 +176,9 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
     const cognito = await startCognitoLocal({ port: await freePort(), dataDir: join(dataDir, 'cognito') });
     stops.push(() => cognito.stop());
     const pool = await ensurePool(cognito);
-    const admin = { email: config.LOCAL_ADMIN_EMAIL, password: config.LOCAL_ADMIN_PASSWORD };
-    await ensureStaffUser(cognito, pool, { ...admin, groups: ['admin'] });
+    const seeded = { email: config.LOCAL_ADMIN_EMAIL, password: config.LOCAL_ADMIN_PASSWORD };
+    // Enrolled with an authenticator at start-up (MFA is required); the secret is printed.
+    const admin = { ...seeded, ...(await ensureStaffUser(cognito, pool, { ...seeded, groups: ['admin'] })) };
 
     const whatsApp = await startWhatsAppSandbox({
       port: await freePort(),

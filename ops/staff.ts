@@ -1,11 +1,13 @@
-// `npm run staff -- create --email X --group admin|viewer` (also `list`, `disable --email X`)
-// against the running local stack, or a deployed stage with `--stage NAME`.
+// `npm run staff -- create --email X --group admin|viewer` (also `list`, `disable --email X`,
+// `reset-mfa --email X`) against the running local stack, or a deployed stage with `--stage NAME`.
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminDeleteUserCommand,
   AdminDisableUserCommand,
+  AdminGetUserCommand,
   AdminListGroupsForUserCommand,
   CognitoIdentityProviderClient,
   ListUsersCommand,
@@ -19,6 +21,7 @@ const usage = `Usage:
   npm run staff -- create --email someone@example.org --group admin|viewer [--stage NAME]
   npm run staff -- list [--stage NAME]
   npm run staff -- disable --email someone@example.org [--stage NAME]
+  npm run staff -- reset-mfa --email someone@example.org [--stage NAME]   (lost authenticator)
 Without --stage the command acts on the local stack started by \`npm start\`.`;
 
 /** A temporary password meeting the pool's policy; Cognito asks for a new one at first sign-in. */
@@ -40,6 +43,15 @@ export async function createStaff(
   email: string,
   group: 'admin' | 'viewer',
 ): Promise<{ temporaryPassword?: string }> {
+  return makeUser(target, client, email, [group]);
+}
+
+async function makeUser(
+  target: Target,
+  client: CognitoIdentityProviderClient,
+  email: string,
+  groups: readonly string[],
+): Promise<{ temporaryPassword?: string }> {
   // Cognito e-mails the temporary password in AWS; cognito-local sends no mail, so the
   // command sets one and prints it.
   const password = target.local ? temporaryPassword() : undefined;
@@ -55,8 +67,36 @@ export async function createStaff(
       ...(password && { TemporaryPassword: password, MessageAction: 'SUPPRESS' }),
     }),
   );
-  await client.send(new AdminAddUserToGroupCommand({ UserPoolId: target.userPoolId, Username: email, GroupName: group }));
+  for (const group of groups) {
+    await client.send(new AdminAddUserToGroupCommand({ UserPoolId: target.userPoolId, Username: email, GroupName: group }));
+  }
   return password ? { temporaryPassword: password } : {};
+}
+
+/**
+ * A staff member's authenticator, reset (a lost or replaced phone). The pool requires MFA,
+ * and there Cognito cannot take a TOTP authenticator off a user: AdminSetUserMFAPreference
+ * "can't turn off TOTP MFA ... when MFA is required" (it answers 200 and changes nothing),
+ * and no API deletes the secret. So the user is made again: deleted, then created with the
+ * same email, groups and enabled state and a new temporary password (e-mailed by Cognito,
+ * printed locally). The next sign-in asks for a new password, then enrols an authenticator.
+ * Their `sub` changes: the audit trail keeps the email beside it, and the command prints both.
+ */
+export async function resetStaffMfa(
+  target: Target,
+  client: CognitoIdentityProviderClient,
+  email: string,
+): Promise<{ temporaryPassword?: string; previousSub: string; sub: string }> {
+  const sub = async () => {
+    const user = await client.send(new AdminGetUserCommand({ UserPoolId: target.userPoolId, Username: email }));
+    return { sub: user.UserAttributes?.find((a) => a.Name === 'sub')?.Value ?? user.Username ?? '', enabled: user.Enabled ?? true };
+  };
+  const before = await sub();
+  const groups = await client.send(new AdminListGroupsForUserCommand({ UserPoolId: target.userPoolId, Username: email }));
+  await client.send(new AdminDeleteUserCommand({ UserPoolId: target.userPoolId, Username: email }));
+  const made = await makeUser(target, client, email, (groups.Groups ?? []).map((g) => g.GroupName ?? '').filter(Boolean));
+  if (!before.enabled) await client.send(new AdminDisableUserCommand({ UserPoolId: target.userPoolId, Username: email }));
+  return { ...made, previousSub: before.sub, sub: (await sub()).sub };
 }
 
 export async function listStaff(target: Target, client: CognitoIdentityProviderClient) {
@@ -84,6 +124,7 @@ const argsSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('create'), email: z.email(), group: z.enum(['admin', 'viewer']), stage: z.string().optional() }),
   z.object({ command: z.literal('list'), stage: z.string().optional() }),
   z.object({ command: z.literal('disable'), email: z.email(), stage: z.string().optional() }),
+  z.object({ command: z.literal('reset-mfa'), email: z.email(), stage: z.string().optional() }),
 ]);
 
 async function main(): Promise<number> {
@@ -122,8 +163,22 @@ async function main(): Promise<number> {
       }
       case 'disable':
         await client.send(new AdminDisableUserCommand({ UserPoolId: target.userPoolId, Username: args.email }));
-        process.stdout.write(`Disabled ${args.email} in ${target.name}. They can no longer sign in.\n`);
+        process.stdout.write(
+          `Disabled ${args.email} in ${target.name}. They can no longer sign in; a session already open ends within 15 minutes (its tokens are not refreshed).\n`,
+        );
         return 0;
+      case 'reset-mfa': {
+        const result = await resetStaffMfa(target, client, args.email);
+        process.stdout.write(
+          `Reset the authenticator of ${args.email} in ${target.name}: the user was made again (sub ${result.previousSub} is now ${result.sub}).\n`,
+        );
+        process.stdout.write(
+          result.temporaryPassword
+            ? `Temporary password: ${result.temporaryPassword}\nAt the next sign-in they choose a new password, then enrol an authenticator.\n`
+            : 'Cognito has e-mailed a temporary password; at the next sign-in they choose a new password, then enrol an authenticator.\n',
+        );
+        return 0;
+      }
     }
   } finally {
     client.destroy();

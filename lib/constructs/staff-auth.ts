@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { type StageConfig, resourcePrefix } from '../stages';
@@ -10,7 +10,7 @@ export interface StaffAuthProps {
 /** Staff role groups; the API refuses a signed-in user who is in neither. */
 export const staffGroupNames = ['admin', 'viewer'] as const;
 
-/** The staff user pool: admin-created accounts only, email sign-in, optional TOTP. */
+/** The staff user pool: admin-created accounts only, email sign-in, TOTP required of everyone. */
 export class StaffAuth extends Construct {
   public readonly userPool: cognito.UserPool;
   public readonly spaClient: cognito.UserPoolClient;
@@ -33,8 +33,11 @@ export class StaffAuth extends Construct {
         requireSymbols: true,
         tempPasswordValidity: Duration.days(3),
       },
-      mfa: cognito.Mfa.OPTIONAL,
-      mfaSecondFactor: { sms: false, otp: true },
+      // A phished password alone opens nothing: every staff user has an authenticator app
+      // (TOTP only: no SMS to intercept, no SMS bill). A user without one enrols at the
+      // first sign-in (MFA_SETUP); the SPA walks them through it.
+      mfa: cognito.Mfa.REQUIRED,
+      mfaSecondFactor: { sms: false, otp: true, email: false },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       // A handful of staff accounts: the Plus plan's compromised-credential and
       // risk-based checks cost cents a month and guard access to every application.
@@ -54,23 +57,20 @@ export class StaffAuth extends Construct {
     this.spaClient = this.userPool.addClient('SpaClient', {
       userPoolClientName: `${resourcePrefix(config)}-spa`,
       generateSecret: false,
-      // USER_PASSWORD_AUTH is what cognito-local supports (local mode); SRP for AWS.
-      authFlows: { userPassword: true, userSrp: true },
+      // SRP only: the password never travels, even inside TLS. USER_PASSWORD_AUTH exists
+      // only in local mode, on cognito-local's client (local/cognito.ts), which lacks SRP.
+      authFlows: { userSrp: true },
       disableOAuth: true,
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
-      accessTokenValidity: Duration.hours(1),
-      idTokenValidity: Duration.hours(1),
+      // Fifteen minutes, refreshed silently by Amplify; Cognito refuses the refresh of a
+      // disabled user, so a disabled user loses access within 15 minutes.
+      accessTokenValidity: Duration.minutes(15),
+      idTokenValidity: Duration.minutes(15),
       refreshTokenValidity: Duration.hours(12),
       // Staff cannot change their own email: the audit trail shows it beside their stable
       // id (only AdminUpdateUserAttributes can). An empty list would mean every attribute.
       writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ locale: true }),
-    });
-
-    Validations.of(this.userPool).acknowledge({
-      id: 'AwsSolutions-COG2',
-      reason:
-        'MFA is optional (TOTP only) so that an admin-created staff member can complete the first sign-in and then enrol an authenticator; accounts exist only by admin invitation and threat protection is enforced.',
     });
   }
 }

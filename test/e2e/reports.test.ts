@@ -20,6 +20,7 @@ import {
   readLocalEndpoints,
 } from '../support/staff-data';
 import { signIn as cognitoSignIn } from '../support/tokens';
+import { passSecondFactor } from '../support/staff-browser';
 
 // The Reports page in Chromium against `npm start`: a dataset made through the import
 // command's core in a window of six days of its own (40 days ago, so that no other
@@ -166,6 +167,7 @@ async function openReports(language: Language, query = ''): Promise<Opened> {
   await page.getByLabel(s.login.email, { exact: true }).fill(admin.email);
   await page.getByLabel(s.login.password, { exact: true }).fill(admin.password);
   await page.getByRole('button', { name: s.login.login, exact: true }).click();
+  await passSecondFactor(page, s, admin.email);
   await page.getByRole('heading', { level: 1, name: s.reports.title }).waitFor();
   return { page, context, s };
 }

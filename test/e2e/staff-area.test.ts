@@ -21,6 +21,7 @@ import {
 } from '../support/staff-data';
 import { createStaffByCommand, ensureUser } from '../support/staff-users';
 import { signIn as cognitoSignIn } from '../support/tokens';
+import { passSecondFactor } from '../support/staff-browser';
 
 // The staff area in Chromium against `npm start`: sign-in (the seeded admin, and a
 // viewer made by the staff command who must set a new password), the dashboard's
@@ -166,6 +167,7 @@ async function login(o: Opened, user: { email: string; password: string }): Prom
   await o.page.getByLabel(o.s.login.email, { exact: true }).fill(user.email);
   await o.page.getByLabel(o.s.login.password, { exact: true }).fill(user.password);
   await o.page.getByRole('button', { name: o.s.login.login, exact: true }).click();
+  await passSecondFactor(o.page, o.s, user.email);
 }
 
 async function openDashboard(language: Language = 'en', width: keyof typeof viewports = 1280): Promise<Opened> {
@@ -605,6 +607,8 @@ describe('a viewer made by the staff command', () => {
     await o.page.getByLabel(o.s.newPassword.newPassword, { exact: true }).fill(newPassword);
     await o.page.getByLabel(o.s.newPassword.confirm, { exact: true }).fill(newPassword);
     await o.page.getByRole('button', { name: o.s.newPassword.submit, exact: true }).click();
+    // MFA is required: the first sign-in enrols an authenticator (test/e2e/staff-mfa.test.ts looks closer).
+    await passSecondFactor(o.page, o.s, email);
 
     await o.page.getByRole('heading', { level: 1, name: o.s.dashboard.title }).waitFor();
     expect(await o.page.getByTestId('staff-email').innerText()).toBe(email);

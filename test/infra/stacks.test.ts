@@ -202,11 +202,11 @@ describe('data tables', () => {
 });
 
 describe('staff user pool', () => {
-  it('admits admin-created staff only, by email, with a strong password and optional TOTP', () => {
+  it('admits admin-created staff only, by email, with a strong password and required TOTP', () => {
     dataT.hasResourceProperties('AWS::Cognito::UserPool', {
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
       UsernameAttributes: ['email'],
-      MfaConfiguration: 'OPTIONAL',
+      MfaConfiguration: 'ON',
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
       Policies: {
         PasswordPolicy: Match.objectLike({
@@ -227,9 +227,10 @@ describe('staff user pool', () => {
   it('has a public SPA client with short-lived tokens', () => {
     dataT.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       GenerateSecret: false,
-      ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH']),
-      AccessTokenValidity: 60,
-      IdTokenValidity: 60,
+      // SRP only, 15-minute tokens (test/infra/staff-auth.test.ts checks every stage).
+      ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_SRP_AUTH']),
+      AccessTokenValidity: 15,
+      IdTokenValidity: 15,
       TokenValidityUnits: Match.objectLike({ AccessToken: 'minutes', IdToken: 'minutes' }),
     });
   });

@@ -3,6 +3,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { staffEn } from '../../web/src/i18n/staff-en';
 import { staffTa } from '../../web/src/i18n/staff-ta';
+import { localTotpSecret } from '../../local/cognito';
+import { totpCode } from '../../local/totp';
 import { hasHorizontalOverflow, screenshot, viewports } from './browser';
 
 // A signed-in staff page in Chromium, for the e2e files that look at one staff screen.
@@ -43,8 +45,54 @@ export async function openStaffPage(
   await page.getByLabel(s.login.email, { exact: true }).fill(seededAdmin.email);
   await page.getByLabel(s.login.password, { exact: true }).fill(seededAdmin.password);
   await page.getByRole('button', { name: s.login.login, exact: true }).click();
+  await passSecondFactor(page, s, seededAdmin.email);
   await page.getByRole('heading', { level: 1, name: options.heading(s) }).waitFor();
   return { page, context, s };
+}
+
+type Texts = (typeof staffTexts)[StaffLanguage];
+
+/** The staff login card's step once the last click has been answered. */
+async function loginStep(page: Page, s: Texts): Promise<'code' | 'setup' | 'other'> {
+  const card = page.getByTestId('staff-login');
+  const heading = (name: string) => card.getByRole('heading', { level: 1, name, exact: true });
+  const seen = (locator: ReturnType<Page['locator']>, step: 'code' | 'setup' | 'other') =>
+    locator.waitFor().then(
+      () => step,
+      () => 'other' as const,
+    );
+  return Promise.race([
+    seen(heading(s.totp.title), 'code'),
+    seen(heading(s.totpSetup.title), 'setup'),
+    seen(heading(s.newPassword.title), 'other'),
+    seen(card.getByRole('alert'), 'other'),
+    card.waitFor({ state: 'detached' }).then(() => 'other' as const),
+  ]);
+}
+
+/**
+ * After "Login" (or "Set password"), the second factor as a staff member gives it: on the
+ * enrolment screen, a code from the key it shows as text; on the code screen, a code from
+ * the user's secret (which the local pool keeps, as the start-up table prints it). Does
+ * nothing when neither is asked (wrong password, new password, signed in).
+ */
+export async function passSecondFactor(page: Page, s: Texts, email: string): Promise<void> {
+  const step = await loginStep(page, s);
+  if (step === 'other') return;
+  let secret: string | undefined;
+  if (step === 'setup') {
+    secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+  } else {
+    const config = (await (await fetch(new URL('/config.json', page.url()))).json()) as {
+      cognito: { endpoint: string; userPoolClientId: string };
+    };
+    secret = await localTotpSecret(config.cognito.endpoint, { clientId: config.cognito.userPoolClientId }, email);
+  }
+  if (!secret) throw new Error(`no TOTP secret for ${email}`);
+  const label = step === 'setup' ? s.totpSetup.enterCode : s.totp.code;
+  await page.getByLabel(label, { exact: true }).fill(totpCode(secret));
+  await page.getByRole('button', { name: step === 'setup' ? s.totpSetup.submit : s.totp.submit, exact: true }).click();
+  await page.getByTestId('staff-login').waitFor({ state: 'detached' });
 }
 
 /** The page at 360, 768 and 1280 px: a screenshot of each, and no sideways scroll at any. */

@@ -60,4 +60,21 @@ describe('the public bundle', () => {
     expect(NIVO_MARKERS[1]!.test(readFileSync(join(outDir, 'assets', admin!), 'utf8'))).toBe(false);
     expect(NIVO_MARKERS[1]!.test(readFileSync(join(outDir, 'assets', reports!), 'utf8'))).toBe(true);
   });
+
+  it('loads the QR code library only with the MFA enrolment screen: not on the public page, not in the /admin chunk', async () => {
+    const { readdirSync } = await import('node:fs');
+    const QR_MARKER = /toSJISFunc/;
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+    const entry = /<script[^>]+src="\/assets\/([^"]+\.js)"/.exec(html)![1]!;
+    for (const file of entryClosure(entry)) {
+      expect(QR_MARKER.test(readFileSync(join(outDir, 'assets', file), 'utf8')), file).toBe(false);
+    }
+    const assets = readdirSync(join(outDir, 'assets')).filter((f) => f.endsWith('.js'));
+    const admin = assets.find((f) => /^admin-(?!reports)/.test(f))!;
+    expect(QR_MARKER.test(readFileSync(join(outDir, 'assets', admin), 'utf8'))).toBe(false);
+    const qr = assets.filter((f) => QR_MARKER.test(readFileSync(join(outDir, 'assets', f), 'utf8')));
+    expect(qr).toHaveLength(1);
+    // The /admin chunk imports it lazily, by name.
+    expect(readFileSync(join(outDir, 'assets', admin), 'utf8')).toContain(qr[0]);
+  });
 });

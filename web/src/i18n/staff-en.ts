@@ -62,6 +62,19 @@ export const staffEn = {
     failed: 'The code was not accepted',
     wrongCode: 'That code is not right or has expired. Enter the code your app shows now.',
   },
+  totpSetup: {
+    title: 'Set up your authenticator',
+    intro:
+      'Staff sign-in needs a code from an authenticator app as well as your password, so that a stolen password alone cannot open the staff area.',
+    scan: 'Open an authenticator app on your phone (such as Google Authenticator or Microsoft Authenticator), add an account and scan this QR code.',
+    qrAlt: 'QR code for your authenticator app',
+    qrLoading: 'Preparing the QR code…',
+    qrFailed: 'The QR code could not be shown. Enter the key below instead.',
+    keyLabel: 'Cannot scan? Enter this key in the app instead:',
+    keyHint: 'Time-based, 6 digits. Keep this key to yourself.',
+    enterCode: 'Then enter the 6-digit code the app shows',
+    submit: 'Verify and sign in',
+  },
   session: {
     logout: 'Logout',
     signedInAs: 'Signed in as',

@@ -1,11 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SignInOutcome } from '../api/sign-in';
+import type { SignInOutcome, TotpSetup } from '../api/sign-in';
 import { NewPasswordForm } from './new-password-form';
 import { SignInForm } from './sign-in-form';
 import { TotpForm } from './totp-form';
+import { TotpSetupForm } from './totp-setup-form';
 
-type Step = 'credentials' | 'newPassword' | 'totp';
+type Step = 'credentials' | 'newPassword' | 'totp' | 'totpSetup';
+
+const headings = {
+  credentials: 'login',
+  newPassword: 'newPassword',
+  totp: 'totp',
+  totpSetup: 'totpSetup',
+} as const satisfies Record<Step, string>;
 
 /**
  * The login screen (spec 2.2): email and password, then whatever Cognito asks next.
@@ -14,6 +22,7 @@ type Step = 'credentials' | 'newPassword' | 'totp';
 export function LoginScreen() {
   const { t } = useTranslation('staff');
   const [step, setStep] = useState<Step>('credentials');
+  const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [unsupported, setUnsupported] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
@@ -35,12 +44,13 @@ export function LoginScreen() {
       return;
     }
     setUnsupported(null);
+    setSetup(outcome.kind === 'totpSetup' ? outcome.setup : null);
     setStep(outcome.kind);
   };
   const backToCredentials = () => setStep('credentials');
 
-  const title = step === 'newPassword' ? t('newPassword.title') : step === 'totp' ? t('totp.title') : t('login.title');
-  const intro = step === 'newPassword' ? t('newPassword.intro') : step === 'totp' ? t('totp.intro') : t('login.intro');
+  const title = t(`${headings[step]}.title`);
+  const intro = t(`${headings[step]}.intro`);
 
   return (
     <article className="card card-narrow" data-testid="staff-login">
@@ -57,6 +67,9 @@ export function LoginScreen() {
         {step === 'credentials' && <SignInForm onNextStep={onNextStep} />}
         {step === 'newPassword' && <NewPasswordForm onNextStep={onNextStep} onCancel={backToCredentials} />}
         {step === 'totp' && <TotpForm onNextStep={onNextStep} onCancel={backToCredentials} />}
+        {step === 'totpSetup' && setup && (
+          <TotpSetupForm setup={setup} onNextStep={onNextStep} onCancel={backToCredentials} />
+        )}
       </div>
     </article>
   );

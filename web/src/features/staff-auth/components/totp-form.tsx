@@ -1,15 +1,24 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerChallenge, type SignInOutcome } from '../api/sign-in';
 import { type AuthErrorKey, authErrorKey } from '../utils/auth-error';
 
-/** A staff member who enrolled an authenticator (the pool's optional TOTP MFA). */
+/**
+ * The authenticator's code (the pool requires TOTP MFA). Enrolment uses the same form for
+ * its first code, with the QR code and the key above it (`children`).
+ */
 export function TotpForm({
   onNextStep,
   onCancel,
+  children,
+  codeLabel,
+  submitLabel,
 }: {
   onNextStep: (outcome: SignInOutcome) => void;
   onCancel: () => void;
+  children?: ReactNode;
+  codeLabel?: string;
+  submitLabel?: string;
 }) {
   const { t } = useTranslation('staff');
   const id = useId();
@@ -51,9 +60,10 @@ export function TotpForm({
           <p className="alert-line">{t(failure)}</p>
         </div>
       )}
+      {children}
       <div className="field">
         <label htmlFor={codeId} className="field-label">
-          {t('totp.code')}
+          {codeLabel ?? t('totp.code')}
         </label>
         <input
           ref={inputRef}
@@ -75,7 +85,7 @@ export function TotpForm({
         )}
       </div>
       <button type="submit" className="button button-primary" disabled={submitting}>
-        {submitting ? t('totp.submitting') : t('totp.submit')}
+        {submitting ? t('totp.submitting') : (submitLabel ?? t('totp.submit'))}
       </button>
       <button type="button" className="button button-link" onClick={onCancel} disabled={submitting}>
         {t('newPassword.cancel')}

@@ -42,5 +42,8 @@ export function authErrorKey(error: unknown, step: AuthStep): AuthErrorKey {
       ? 'newPassword.policyFailed'
       : 'newPassword.failed';
   }
-  return name === 'CodeMismatchException' || name === 'ExpiredCodeException' ? 'totp.wrongCode' : 'totp.failed';
+  // EnableSoftwareTokenMFAException: enrolment's first code did not match the new secret.
+  return ['CodeMismatchException', 'ExpiredCodeException', 'EnableSoftwareTokenMFAException'].includes(name)
+    ? 'totp.wrongCode'
+    : 'totp.failed';
 }
