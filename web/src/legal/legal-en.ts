@@ -106,7 +106,7 @@ export const legalEn: LegalTexts = {
       {
         heading: 'How long we keep it',
         blocks: [
-          'Your application is kept while you are an applicant or member of the wing, and until you ask us to erase it. When we erase it, the application is deleted at once; our record of the erasure keeps only its reference number, who erased it and when. Copies in our backups are gone within 35 days, and our service logs (which show at most the last four digits of your number) within 90 days. We ask the holders of the wing’s membership system and of any exported lists to delete your details too. Messages already delivered to your WhatsApp stay with you and with Meta.',
+          'Your application is kept while you are an applicant or member of the wing, and until you ask us to erase it. When we erase it, the application is deleted at once; our record of the erasure keeps only its reference number, who erased it and when. Our database’s point-in-time recovery (the rolling copy that lets us restore it to any moment of the last 35 days after a fault) still holds an erased application for up to 35 days; our service logs (which show at most the last four digits of your number) are gone within 90 days. We ask the holders of the wing’s membership system and of any exported lists to delete your details too. Messages already delivered to your WhatsApp stay with you and with Meta.',
         ],
       },
       {
