@@ -1,4 +1,4 @@
-import { createPublicKey, randomUUID } from 'node:crypto';
+import { createPublicKey, type JsonWebKey, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
