@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { routes } from '../../lib/api-routes';
 import * as v from 'valibot';
 import { healthResponseSchema } from '../../rules/api';
-import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
-import { useLocalFunctionEnv } from '../support/env';
+import type { ApiAdapter } from '../../local/api-adapter';
 import { testStaff } from '../support/staff';
 import { signIn } from '../support/tokens';
+import { startTierApi } from '../support/tier-api';
 
 // The walking skeleton through every layer: HTTP -> adapter -> payload 2.0 event ->
 // the handler module the CDK stack deploys -> DynamoDB Local; staff routes through a
@@ -15,13 +14,7 @@ const pool = inject('pool');
 const cognitoEndpoint = inject('cognitoEndpoint');
 
 beforeAll(async () => {
-  useLocalFunctionEnv();
-  api = await startApiAdapter({
-    port: 0,
-    routes,
-    loadHandler: async (name) => ((await import(`../../lambdas/handlers/${name}.ts`)) as { handler: never }).handler,
-    jwt: { issuer: pool.issuer, audience: [pool.clientId] },
-  });
+  api = await startTierApi();
 });
 afterAll(() => api.close());
 

@@ -2,10 +2,10 @@ import { createPublicKey, type JsonWebKey, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
-import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
-import { useLocalFunctionEnv } from '../support/env';
+import type { ApiAdapter } from '../../local/api-adapter';
 import { testStaff } from '../support/staff';
 import { signIn, signWithForeignKey, signWithLocalPoolKey } from '../support/tokens';
+import { startTierApi } from '../support/tier-api';
 
 // Every staff route of the route table × every kind of caller, through the local adapter
 // (which verifies tokens as API Gateway's JWT authorizer does) and the real handlers:
@@ -96,13 +96,7 @@ const cells: { caller: string; token: () => Promise<string | undefined>; expect:
 ];
 
 beforeAll(async () => {
-  useLocalFunctionEnv();
-  api = await startApiAdapter({
-    port: 0,
-    routes,
-    loadHandler: async (name) => ((await import(`../../lambdas/handlers/${name}.ts`)) as { handler: never }).handler,
-    jwt: { issuer: pool.issuer, audience: [pool.clientId] },
-  });
+  api = await startTierApi();
 });
 afterAll(() => api.close());
 

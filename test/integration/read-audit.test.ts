@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { routes } from '../../lib/api-routes';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';
-import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
+import type { ApiAdapter } from '../../local/api-adapter';
 import { importApplications, type CsvRow } from '../../ops/import';
-import { useLocalFunctionEnv } from '../support/env';
+import { startTierApi } from '../support/tier-api';
 import { signWithLocalPoolKey } from '../support/tokens';
 
 // Reading many records is on the record, on the server (issue 14, item 4): past the
@@ -26,13 +25,7 @@ const days = { from: '2013-05-01', to: '2013-05-31' };
 const phoneBase = 9_400_000_000 + (Date.now() % 100_000) * 100;
 
 beforeAll(async () => {
-  useLocalFunctionEnv({ BULK_READ_ROWS: String(THRESHOLD) });
-  api = await startApiAdapter({
-    port: 0,
-    routes,
-    loadHandler: async (name) => ((await import(`../../lambdas/handlers/${name}.ts`)) as { handler: never }).handler,
-    jwt: { issuer: pool.issuer, audience: [pool.clientId] },
-  });
+  api = await startTierApi({ BULK_READ_ROWS: String(THRESHOLD) });
   async function* rows(): AsyncGenerator<CsvRow> {
     for (let i = 0; i < 40; i++) {
       yield {

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
-import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
+import type { ApiAdapter } from '../../local/api-adapter';
 import { apiErrorSchema } from '../../rules/api';
 import { errorMessages } from '../../rules/errors';
-import { useLocalFunctionEnv } from '../support/env';
 import { testStaff } from '../support/staff';
 import { signIn } from '../support/tokens';
+import { startTierApi } from '../support/tier-api';
 
 // Whatever an admin's browser (or someone holding an admin's token) sends to a staff
 // route, in the query, the body or the path, the answer is a success or a 4xx in the
@@ -24,13 +24,7 @@ let requests = 0;
 const seen = new Set<string>();
 
 beforeAll(async () => {
-  useLocalFunctionEnv({ POWERTOOLS_LOG_LEVEL: 'ERROR' });
-  api = await startApiAdapter({
-    port: 0,
-    routes,
-    loadHandler: async (name) => ((await import(`../../lambdas/handlers/${name}.ts`)) as { handler: never }).handler,
-    jwt: { issuer: pool.issuer, audience: [pool.clientId] },
-  });
+  api = await startTierApi({ POWERTOOLS_LOG_LEVEL: 'ERROR' });
   adminToken = await signIn(inject('cognitoEndpoint'), pool.clientId, testStaff.admin);
 });
 afterAll(() => api.close());
