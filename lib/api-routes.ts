@@ -1,6 +1,8 @@
 // The HTTP API's routes, once: the CDK API construct and the local adapter both read
 // this table, so a route cannot exist in one and not the other. Plain data.
 
+import type { FunctionSecret, TableGrant } from './functions';
+
 export type RouteAccess = 'public' | 'staff';
 
 export interface RouteDefinition {
@@ -12,14 +14,14 @@ export interface RouteDefinition {
   /** `staff` routes sit behind the JWT authorizer and must start with /api/admin/. */
   readonly access: RouteAccess;
   /** Tables the handler reads or writes: the least-privilege grants. */
-  readonly tables: readonly { table: string; access: 'read' | 'write' | 'readwrite' }[];
+  readonly tables: readonly (Omit<TableGrant, 'table'> & { readonly table: string })[];
   /** Staff routes that change data: admins only (the handler checks; tests hold it to this flag). */
   readonly adminOnly?: boolean;
   /**
-   * Reads the stage's secrets at cold start: `true` both (provider credentials and the
-   * generated keys), `'provider'` the provider secret only.
+   * The secrets the handler reads, each granted on its own (lib/functions.ts). Every API
+   * function also reads the origin secret, for the front-door check.
    */
-  readonly secrets?: boolean | 'provider';
+  readonly secrets?: readonly FunctionSecret[];
   /**
    * Who calls a public route: the visitor's page (default) or a messaging provider (Meta's
    * webhook). Provider routes are no step of the visitor's flow: no latency alarm of their own.
@@ -43,21 +45,22 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/health',
     handler: 'health',
     access: 'public',
-    tables: [{ table: 'applications', access: 'read' }],
+    // One GetItem of one item that never exists: the round trip is the check.
+    tables: [{ table: 'applications', access: 'read', items: ['HEALTH'] }],
   },
   {
     method: 'POST',
     path: '/api/otp/request',
     handler: 'otp-request',
     access: 'public',
+    // No applications table: whether a number has applied is not looked at before its code.
     tables: [
-      { table: 'applications', access: 'read' },
       { table: 'rateLimits', access: 'readwrite' },
       { table: 'otps', access: 'readwrite' },
       // The accepted message (for its delivery status) and the unique WhatsApp recipients.
       { table: 'deliveries', access: 'readwrite' },
     ],
-    secrets: true,
+    secrets: ['provider', 'otpHashKey', 'signingKey'],
     sendsSms: true,
   },
   {
@@ -67,7 +70,7 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'otp-status',
     access: 'public',
     tables: [{ table: 'deliveries', access: 'read' }],
-    secrets: true,
+    secrets: ['signingKey'],
   },
   {
     // Meta's webhook: the subscription challenge (GET) and signed status callbacks (POST).
@@ -79,7 +82,7 @@ export const routes: readonly RouteDefinition[] = [
     caller: 'provider',
     tables: [],
     // The verify token and the app secret; no generated key.
-    secrets: 'provider',
+    secrets: ['provider'],
   },
   {
     method: 'POST',
@@ -88,7 +91,7 @@ export const routes: readonly RouteDefinition[] = [
     access: 'public',
     caller: 'provider',
     tables: [{ table: 'deliveries', access: 'readwrite' }],
-    secrets: 'provider',
+    secrets: ['provider'],
   },
   {
     method: 'POST',
@@ -99,10 +102,10 @@ export const routes: readonly RouteDefinition[] = [
       { table: 'otps', access: 'readwrite' },
       // Its per-number and per-address limits.
       { table: 'rateLimits', access: 'readwrite' },
-      // "Already registered", after the right code: the number's guard item only.
-      { table: 'applications', access: 'read' },
+      // "Already registered", after the right code: the numbers' guard items only, by GetItem.
+      { table: 'applications', access: 'read', items: ['PHONE#*'] },
     ],
-    secrets: true,
+    secrets: ['otpHashKey', 'signingKey'],
   },
   {
     method: 'POST',
@@ -113,7 +116,7 @@ export const routes: readonly RouteDefinition[] = [
       { table: 'applications', access: 'write' },
       { table: 'otps', access: 'write' },
     ],
-    secrets: true,
+    secrets: ['signingKey'],
     sendsOutbound: true,
   },
   {

@@ -10,25 +10,40 @@ export type TableAccess = 'read' | 'write' | 'readwrite';
 export interface TableGrant {
   readonly table: TableKey;
   readonly access: TableAccess;
+  /**
+   * Read access limited to GetItem of items whose partition key matches one of these
+   * (`dynamodb:LeadingKeys`, `*` as a wildcard): no Query, no Scan, no other item. For the
+   * public functions that need one known item of a table that holds every application.
+   */
+  readonly items?: readonly string[];
 }
 
-/** Environment variables that carry the secrets' ARNs (never their values). */
+/**
+ * The stage's secrets, each its own (lib/constructs/app-secrets.ts) so that a function is
+ * granted exactly those it reads: `provider` (Meta, webhook and reCAPTCHA credentials),
+ * `otpHashKey`, `signingKey`, and `origin` (CloudFront's token, which every API function
+ * reads to refuse requests that did not come through CloudFront).
+ */
+export const secretNames = ['provider', 'otpHashKey', 'signingKey', 'origin'] as const;
+export type SecretName = (typeof secretNames)[number];
+/** What a route or background function may name; `origin` goes to every API function. */
+export type FunctionSecret = Exclude<SecretName, 'origin'>;
+
+/** Environment variables that carry the secrets' ARNs (never their values): lambdas/adapters/secrets.ts. */
 export const secretEnvVars = {
   provider: 'PROVIDER_SECRET_ARN',
-  keys: 'KEYS_SECRET_ARN',
-} as const;
+  otpHashKey: 'OTP_HASH_KEY_SECRET_ARN',
+  signingKey: 'SIGNING_KEY_SECRET_ARN',
+  origin: 'ORIGIN_SECRET_ARN',
+} as const satisfies Record<SecretName, string>;
 
 /** Environment variable that carries the outbound queue's URL. */
 export const outboundQueueEnvVar = 'OUTBOUND_QUEUE_URL';
 
 /** What a function needs besides tables; the same flags as a route definition. */
 export interface FunctionNeeds {
-  /**
-   * Reads the stage's secrets: lambdas/adapters/secrets.ts loads the provider secret
-   * and the keys secret together, so such a function may read both (`true`); `'provider'`
-   * reads the provider secret alone (the WhatsApp webhook).
-   */
-  readonly secrets?: boolean | 'provider';
+  /** The secrets the function reads, each granted on its own (see secretNames). */
+  readonly secrets?: readonly FunctionSecret[];
   /** Sends to the outbound queue (welcome message, webhook, decision notices). */
   readonly sendsOutbound?: boolean;
   /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
@@ -61,7 +76,8 @@ export const backgroundFunctions = {
       // Decision-notice claims, accepted messages and the unique WhatsApp recipients.
       { table: 'deliveries', access: 'readwrite' },
     ],
-    secrets: true,
+    // Meta's token and the webhook's credentials; the hash key for the unique-recipient count.
+    secrets: ['provider', 'otpHashKey'],
     sendsSms: true,
     // Re-queues a message that met a provider's rate limit (without spending its retries).
     sendsOutbound: true,
@@ -111,26 +127,34 @@ function mergeAccess(a: TableAccess, b: TableAccess): TableAccess {
  * share a function): the union of their tables, each with the widest access named.
  */
 export function handlerTableGrants(routes: readonly RouteDefinition[], handler: string): TableGrant[] {
-  const merged = new Map<TableKey, TableAccess>();
+  const merged = new Map<TableKey, TableGrant>();
   for (const route of routes.filter((r) => r.handler === handler)) {
-    for (const { table, access } of routeTableGrants(route)) {
-      const known = merged.get(table);
-      merged.set(table, known ? mergeAccess(known, access) : access);
+    for (const grant of routeTableGrants(route)) {
+      const known = merged.get(grant.table);
+      if (!known) {
+        merged.set(grant.table, grant);
+        continue;
+      }
+      // Items stay limited only if every route limits them.
+      const items = known.items && grant.items ? [...new Set([...known.items, ...grant.items])] : undefined;
+      merged.set(grant.table, {
+        table: grant.table,
+        access: mergeAccess(known.access, grant.access),
+        ...(items && { items }),
+      });
     }
   }
-  return [...merged].map(([table, access]) => ({ table, access }));
+  return [...merged.values()];
 }
 
 /** What a handler module's routes need besides tables, together (any route that needs it). */
 export function handlerNeeds(routes: readonly RouteDefinition[], handler: string): FunctionNeeds {
   const served = routes.filter((r) => r.handler === handler);
-  const secrets = served.some((r) => r.secrets === true)
-    ? true
-    : served.some((r) => r.secrets === 'provider')
-      ? 'provider'
-      : undefined;
+  const secrets = secretNames.filter((name): name is FunctionSecret =>
+    served.some((r) => r.secrets?.includes(name as FunctionSecret)),
+  );
   return {
-    secrets,
+    secrets: secrets.length > 0 ? secrets : undefined,
     sendsOutbound: served.some((r) => r.sendsOutbound === true) || undefined,
     sendsSms: served.some((r) => r.sendsSms === true) || undefined,
   };
@@ -138,10 +162,13 @@ export function handlerNeeds(routes: readonly RouteDefinition[], handler: string
 
 /** The route table's grants, checked against the table definitions. */
 export function routeTableGrants(route: RouteDefinition): TableGrant[] {
-  return route.tables.map(({ table, access }) => {
+  return route.tables.map(({ table, access, items }) => {
     if (!isTableKey(table)) {
       throw new Error(`Route ${route.method} ${route.path} names unknown table "${table}"`);
     }
-    return { table, access };
+    if (items && access !== 'read') {
+      throw new Error(`Route ${route.method} ${route.path}: item-limited grants are read-only`);
+    }
+    return { table, access, ...(items && { items }) };
   });
 }

@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { AppSecrets } from './constructs/app-secrets';
 import { DataTables } from './constructs/data-tables';
 import { StaffAuth } from './constructs/staff-auth';
+import type { SecretName } from './functions';
 import type { StageConfig } from './stages';
 import type { TableKey } from './table-definitions';
 
@@ -21,8 +22,8 @@ export class StatefulStack extends Stack {
   public readonly tables: Readonly<Record<TableKey, dynamodb.Table>>;
   public readonly userPool: cognito.UserPool;
   public readonly spaClient: cognito.UserPoolClient;
-  public readonly providerSecret: secretsmanager.ISecret;
-  public readonly keysSecret: secretsmanager.ISecret;
+  /** Each secret by name: the functions are granted them one by one (lib/functions.ts). */
+  public readonly secrets: Readonly<Record<SecretName, secretsmanager.ISecret>>;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -33,13 +34,12 @@ export class StatefulStack extends Stack {
     this.userPool = auth.userPool;
     this.spaClient = auth.spaClient;
     const secrets = new AppSecrets(this, 'Secrets', { config });
-    this.providerSecret = secrets.providerSecret;
-    this.keysSecret = secrets.keysSecret;
+    this.secrets = { provider: secrets.providerSecret, ...secrets.keySecrets, origin: secrets.originSecret };
 
     new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.spaClient.userPoolClientId });
     new CfnOutput(this, 'ProviderSecretArn', {
-      value: this.providerSecret.secretArn,
+      value: secrets.providerSecret.secretArn,
       description: 'Fill this secret (JSON) with the WhatsApp, webhook and reCAPTCHA credentials',
     });
     for (const [key, table] of Object.entries(this.tables)) {

@@ -30,6 +30,7 @@ import {
   handlerNeeds,
   handlerTableGrants,
   outboundQueueEnvVar,
+  type SecretName,
   secretEnvVars,
 } from './functions';
 import type { StageConfig } from './stages';
@@ -41,8 +42,8 @@ export interface StatelessStackProps extends StackProps {
   readonly tables: Readonly<Record<TableKey, dynamodb.ITable>>;
   readonly userPool: cognito.IUserPool;
   readonly spaClient: cognito.IUserPoolClient;
-  readonly providerSecret: secretsmanager.ISecret;
-  readonly keysSecret: secretsmanager.ISecret;
+  /** Each of the stage's secrets, granted one by one. */
+  readonly secrets: Readonly<Record<SecretName, secretsmanager.ISecret>>;
   /** The built SPA. */
   readonly webAssetDir: string;
   /** Defaults to lib/api-routes.ts. */
@@ -59,6 +60,8 @@ interface FunctionSpec extends FunctionNeeds {
   /** Further non-secret settings of this function. */
   readonly environment?: Readonly<Record<string, string>>;
   readonly reservedConcurrentExecutions?: number;
+  /** Serves API routes: reads the origin secret for the front-door check (lambdas/lib/front-door.ts). */
+  readonly api?: boolean;
 }
 
 /**
@@ -145,23 +148,27 @@ export class StatelessStack extends Stack {
     const messagingSettings = messagingEnvironment(config, smsChannel);
 
     const build = (id: string, spec: FunctionSpec): ProjectFunction => {
+      // The public flow's settings go to the functions that hold its keys.
+      const publicFlow = spec.secrets?.some((name) => name === 'otpHashKey' || name === 'signingKey') ?? false;
       const fn = new ProjectFunction(this, id, {
         handler: spec.handler,
         description: `${spec.description} (${config.stage})`,
         config,
         logRemovalPolicy,
         timeout: spec.timeout,
-        tables: spec.tables.map(({ table, access }) => ({
+        tables: spec.tables.map(({ table, access, items }) => ({
           table: props.tables[table],
           definition: tableDefinitions[table],
           access,
+          ...(items && { items }),
         })),
-        secrets: [
-          ...(spec.secrets ? [{ secret: props.providerSecret, envVar: secretEnvVars.provider }] : []),
-          ...(spec.secrets === true ? [{ secret: props.keysSecret, envVar: secretEnvVars.keys }] : []),
-        ],
+        // One grant per secret, and only those the function reads.
+        secrets: [...(spec.secrets ?? []), ...(spec.api ? ['origin' as const] : [])].map((name) => ({
+          secret: props.secrets[name],
+          envVar: secretEnvVars[name],
+        })),
         environment: {
-          ...(spec.secrets === true ? publicFlowSettings : {}),
+          ...(publicFlow ? publicFlowSettings : {}),
           ...(spec.secrets || spec.sendsOutbound || spec.sendsSms ? messagingSettings : {}),
           ...(spec.sendsOutbound ? { [outboundQueueEnvVar]: outbound.queue.queueUrl } : {}),
           ...spec.environment,
@@ -186,6 +193,7 @@ export class StatelessStack extends Stack {
           description: served.map((r) => `${r.method} ${r.path}`).join(', '),
           tables: handlerTableGrants(routes, route.handler),
           timeout: Duration.seconds(apiFunctionTimeoutSeconds),
+          api: true,
           ...handlerNeeds(routes, route.handler),
           reservedConcurrentExecutions: config.api.reservedConcurrency[route.handler],
         });
@@ -244,7 +252,7 @@ export class StatelessStack extends Stack {
       userPoolId: props.userPool.userPoolId,
       userPoolClientId: props.spaClient.userPoolClientId,
       webAclArn: props.webAcl?.arn,
-      keysSecret: props.keysSecret,
+      originSecret: props.secrets.origin,
     });
 
     new Monitoring(this, 'Monitoring', {
@@ -268,7 +276,6 @@ export class StatelessStack extends Stack {
 
     new CfnOutput(this, 'SiteUrl', { value: web.siteUrl });
     new CfnOutput(this, 'ApiUrl', { value: `${web.siteUrl}/api`, description: 'The API, through CloudFront' });
-    new CfnOutput(this, 'ExecuteApiUrl', { value: api.stage.url, description: 'The API, direct' });
     new CfnOutput(this, 'OutboundQueueUrl', { value: outbound.queue.queueUrl });
     new CfnOutput(this, 'OutboundDeadLetterQueueUrl', { value: outbound.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'SiteBucketName', { value: web.bucket.bucketName });

@@ -4,6 +4,7 @@ import { educations, genders, occupations, TERMS_VERSION } from './application-v
 import { districts } from './districts';
 import { parseDate } from './ist';
 import { mobileProblem } from './phone';
+import { isPlainMultilineText, isPlainText } from './text';
 
 // The membership application, as the form collects it and as the server re-checks it.
 // One schema for both sides; field errors carry stable codes the SPA translates
@@ -37,11 +38,17 @@ export const mobileSchema = z.string().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-const requiredText = (max: number) =>
+const requiredText = (max: number, { multiline = false } = {}) =>
   z
     .string('REQUIRED')
     .transform((s) => s.trim())
-    .pipe(z.string().min(1, 'REQUIRED').max(max, 'TOO_LONG'));
+    .pipe(
+      z
+        .string()
+        .min(1, 'REQUIRED')
+        .max(max, 'TOO_LONG')
+        .refine(multiline ? isPlainMultilineText : isPlainText, 'INVALID_CHARACTERS'),
+    );
 
 /** The form's fields, without the cross-field and clock-dependent checks. */
 export const applicationFieldsSchema = z.object({
@@ -61,7 +68,7 @@ export const applicationFieldsSchema = z.object({
   education: z.enum(educations, 'REQUIRED'),
   occupation: z.enum(occupations, 'REQUIRED'),
   is_already_member: z.boolean('REQUIRED'),
-  motivation: requiredText(1000),
+  motivation: requiredText(1000, { multiline: true }),
   accept_terms: z.literal(true, 'TERMS_REQUIRED'),
 });
 export type ApplicationFields = z.infer<typeof applicationFieldsSchema>;
@@ -97,7 +104,10 @@ export const submitRequestSchema = z.object({
   application: z.unknown(),
 });
 
-const deliveryHandleSchema = z.string('DELIVERY_HANDLE_INVALID').min(1, 'DELIVERY_HANDLE_INVALID').max(400, 'DELIVERY_HANDLE_INVALID');
+const deliveryHandleSchema = z
+  .string('DELIVERY_HANDLE_INVALID')
+  .min(1, 'DELIVERY_HANDLE_INVALID')
+  .max(400, 'DELIVERY_HANDLE_INVALID');
 
 export const otpRequestSchema = z.object({
   mobile: mobileSchema,

@@ -4,6 +4,7 @@ import { applicationStatuses } from './application';
 import { districts } from './districts';
 import { parseDate } from './ist';
 import { reportFiltersSchema } from './report';
+import { isPlainMultilineText } from './text';
 
 // Shapes of the staff API, shared by the handlers and the SPA.
 
@@ -110,7 +111,7 @@ export type ApplicationDetail = z.infer<typeof applicationDetailSchema>;
 export const statusChangeRequestSchema = z.object({
   ids: z.array(z.string().min(1).max(100)).min(1, 'REQUIRED').max(100, 'TOO_MANY'),
   status: z.enum(applicationStatuses, 'INVALID'),
-  note: z.string().trim().max(500, 'TOO_LONG').optional(),
+  note: z.string().trim().max(500, 'TOO_LONG').refine(isPlainMultilineText, 'INVALID_CHARACTERS').optional(),
 });
 export type StatusChangeRequest = z.infer<typeof statusChangeRequestSchema>;
 

@@ -38,6 +38,7 @@ import {
   handlerNeeds,
   handlerTableGrants,
   outboundQueueEnvVar,
+  type FunctionSecret,
   secretEnvVars,
   type TableGrant,
 } from '../../lib/functions';
@@ -54,7 +55,7 @@ const REFERENCE = 'reference';
 interface FunctionSpec {
   readonly handler: string;
   readonly tables: readonly TableGrant[];
-  readonly secrets?: boolean | 'provider';
+  readonly secrets?: readonly FunctionSecret[];
   readonly sendsOutbound?: boolean;
 }
 
@@ -165,11 +166,9 @@ function lambdaEnv(name: string, spec?: FunctionSpec): Record<string, string> {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const { table } of spec?.tables ?? []) env[tables[table].envVar] = `bench-${tables[table].name}`;
-  if (spec?.secrets) {
-    env[secretEnvVars.provider] = 'arn:aws:secretsmanager:ap-south-1:111111111111:secret:bench-provider-AbCdEf';
-    // A 'provider' function (Meta's webhook) is granted the provider secret alone.
-    if (spec.secrets === true)
-      env[secretEnvVars.keys] = 'arn:aws:secretsmanager:ap-south-1:111111111111:secret:bench-keys-AbCdEf';
+  // Each secret the function is granted, by its own ARN (lib/stateless-stack.ts).
+  for (const name of spec?.secrets ?? []) {
+    env[secretEnvVars[name]] = `arn:aws:secretsmanager:ap-south-1:111111111111:secret:bench-${name}-AbCdEf`;
   }
   if (spec?.sendsOutbound)
     env[outboundQueueEnvVar] = 'https://sqs.ap-south-1.amazonaws.com/111111111111/bench-outbound';

@@ -80,7 +80,7 @@ const runtime = publicFlowRuntime();
 export const handler = makeHandler({
   applications: makeApplicationRepository(runtime.db, tableName('applications')),
   queue: makeSqsOutboundQueue(makeSqsClient(runtime.env), runtime.env.OUTBOUND_QUEUE_URL),
-  signingKey: async () => (await runtime.secrets()).verificationSigningKey,
+  signingKey: runtime.secrets.signingKey,
   otpTable: tableName('otps'),
   clock: systemClock(),
   newId: randomUUID,

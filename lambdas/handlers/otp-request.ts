@@ -26,7 +26,7 @@ export interface OtpRequestDeps {
   readonly otps: OtpStore;
   readonly channels: () => OtpChannels;
   readonly deliveries: () => Pick<DeliveryStore, 'recordAccepted' | 'get'>;
-  readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string; originVerifyToken?: string }>;
+  readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string }>;
   readonly clock: () => Date;
   readonly mode: 'aws' | 'local';
   readonly settings: {
@@ -55,7 +55,7 @@ export function makeHandler(deps: OtpRequestDeps) {
     const { mobile, captchaToken, language = 'en', switchToSms } = parseBody(event, otpRequestSchema);
     const phone = toStoredPhone(mobile);
     const keys = await deps.keys();
-    const viewer = viewerAddress(event, { mode: deps.mode, originToken: keys.originVerifyToken });
+    const viewer = viewerAddress(event, { mode: deps.mode });
 
     if (!(await deps.captcha.verify(captchaToken, viewer))) {
       logger.info('Captcha refused', { phone: maskPhone(phone) });
@@ -164,7 +164,7 @@ const { env, db } = runtime;
 export const handler = makeHandler({
   captcha: makeRecaptchaVerifier({
     verifyUrl: env.CAPTCHA_VERIFY_URL,
-    secret: async () => (await runtime.secrets()).recaptchaSecret,
+    secret: async () => (await runtime.secrets.provider()).recaptchaSecret,
     action: 'send_otp',
     minScore: env.CAPTCHA_MIN_SCORE,
     hostnames: env.CAPTCHA_HOSTNAMES.split(',')
@@ -175,7 +175,7 @@ export const handler = makeHandler({
   otps: makeOtpStore(db, tableName('otps')),
   channels: runtime.otpChannels,
   deliveries: runtime.deliveries,
-  keys: runtime.secrets,
+  keys: runtime.keys,
   clock: systemClock(),
   mode: env.APP_MODE,
   settings: {

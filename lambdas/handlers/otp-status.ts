@@ -44,7 +44,7 @@ export function makeHandler(deps: OtpStatusDeps) {
 const runtime = publicFlowRuntime();
 export const handler = makeHandler({
   deliveries: runtime.deliveries,
-  signingKey: async () => (await runtime.secrets()).verificationSigningKey,
+  signingKey: runtime.secrets.signingKey,
   clock: systemClock(),
   settings: {
     hasSms: runtime.otpChannels().hasSms,

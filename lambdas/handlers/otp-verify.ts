@@ -18,7 +18,7 @@ export interface OtpVerifyDeps {
   readonly otps: OtpStore;
   readonly applications: Pick<ApplicationRepository, 'isRegistered'>;
   readonly limiter: RateLimiter;
-  readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string; originVerifyToken?: string }>;
+  readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string }>;
   readonly clock: () => Date;
   readonly mode: 'aws' | 'local';
   readonly settings: {
@@ -60,7 +60,7 @@ export function makeHandler(deps: OtpVerifyDeps) {
     const phone = toStoredPhone(mobile);
     const now = deps.clock();
     const keys = await deps.keys();
-    const viewer = viewerAddress(event, { mode: deps.mode, originToken: keys.originVerifyToken });
+    const viewer = viewerAddress(event, { mode: deps.mode });
 
     const limited = await deps.limiter.hit(
       [
@@ -144,7 +144,7 @@ export const handler = makeHandler({
   otps: makeOtpStore(db, tableName('otps')),
   applications: makeApplicationRepository(db, tableName('applications')),
   limiter: makeRateLimiter(db, tableName('rateLimits')),
-  keys: runtime.secrets,
+  keys: runtime.keys,
   clock: systemClock(),
   mode: env.APP_MODE,
   settings: {

@@ -456,7 +456,7 @@ export const handler = makeHandler({
   },
   clock: systemClock(),
   webhook: async () => {
-    const secrets = await runtime.secrets();
+    const secrets = await runtime.secrets.provider();
     return makeWebhookClient({
       url: secrets.webhookUrl,
       username: secrets.webhookUsername,

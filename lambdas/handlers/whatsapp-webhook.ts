@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import * as z from 'zod';
 import { type DeliveryStore, makeDeliveryStore, type StatusChange } from '../adapters/deliveries';
-import { makeProviderSecretsLoader, secretsEnvSchema } from '../adapters/secrets';
+import { makeSecretsLoader, secretsEnvSchema } from '../adapters/secrets';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
@@ -163,6 +163,6 @@ let deliveries: DeliveryStore | undefined;
 export const handler = makeHandler({
   // Read when a POST needs it: the same module answers the GET challenge.
   deliveries: () => (deliveries ??= makeDeliveryStore(db, tableName('deliveries'), systemClock())),
-  secrets: makeProviderSecretsLoader(parseEnv(secretsEnvSchema)),
+  secrets: makeSecretsLoader(parseEnv(secretsEnvSchema)).provider,
   clock: systemClock(),
 });

@@ -7,6 +7,8 @@ import type {
 } from 'aws-lambda';
 import type { z } from 'zod';
 import { type ApiErrorBody, type ErrorCode, errorMessages } from '../../rules/errors';
+import { makeSecretsLoader, secretsEnvSchema } from '../adapters/secrets';
+import { carriesOriginToken, markThroughFront, type OriginTokensSource } from './front-door';
 import { logger } from './logger';
 import { flushMetrics } from './metrics';
 
@@ -75,7 +77,11 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 /** Parses and validates a JSON body; any failure is a 400 with field codes, never a 500. */
 export function parseBody<T extends z.ZodType>(event: APIGatewayProxyEventV2, schema: T): z.infer<T> {
-  const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  const raw = event.body
+    ? event.isBase64Encoded
+      ? Buffer.from(event.body, 'base64').toString('utf8')
+      : event.body
+    : '';
   if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
   let value: unknown;
   try {
@@ -114,21 +120,42 @@ export function fieldCodes(issues: readonly z.core.$ZodIssue[]): Record<string, 
 
 type Handler<E> = (event: E, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/** In AWS mode, the origin secret this function was granted (every API function is). */
+function stageOriginTokens(): OriginTokensSource {
+  const env = secretsEnvSchema.safeParse(process.env);
+  if (!env.success || env.data.APP_MODE !== 'aws') return undefined;
+  return makeSecretsLoader(env.data).origin;
+}
+
+export interface HttpHandlerOptions {
+  /** Where the accepted origin tokens come from; default: the stage's origin secret in AWS mode, none locally. */
+  readonly originTokens?: OriginTokensSource;
+}
+
 /**
- * The one middleware chain of every HTTP handler: request-scoped logging and the
- * mapping of errors to the API's error shape. Unknown errors are logged by name only
- * (messages can carry input) and answered with a generic 500.
+ * The one middleware chain of every HTTP handler: the front-door check (lambdas/lib/front-door.ts),
+ * request-scoped logging and the mapping of errors to the API's error shape. Unknown errors
+ * are logged by name only (messages can carry input) and answered with a generic 500.
  */
 export function httpHandler<E extends APIGatewayProxyEventV2 | APIGatewayProxyEventV2WithJWTAuthorizer>(
   fn: Handler<E>,
+  options: HttpHandlerOptions = { originTokens: stageOriginTokens() },
 ) {
+  const { originTokens } = options;
   return middy<E, APIGatewayProxyStructuredResultV2>()
-    .before((request) => {
+    .before(async (request) => {
       // Every line of the invocation carries Lambda's request id (function_request_id,
       // with the function's name and cold start) and API Gateway's (requestId, what the
       // access log and the client's error report show).
       if (request.context?.awsRequestId) logger.addContext(request.context);
       logger.appendKeys({ requestId: request.event.requestContext.requestId, route: request.event.routeKey });
+      if (!originTokens) return;
+      if (!carriesOriginToken(request.event, await originTokens())) {
+        // Sent to the API's own endpoint, past CloudFront and its firewall: nothing is done for it.
+        logger.warn('Request without the origin token refused');
+        throw new AppError('FORBIDDEN');
+      }
+      markThroughFront(request.event);
     })
     .after(() => {
       logger.resetKeys();

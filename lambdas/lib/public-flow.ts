@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type DeliveryStore, makeDeliveryStore } from '../adapters/deliveries';
-import { makeSecretsLoader, type Secrets, secretsEnvSchema } from '../adapters/secrets';
+import { makeSecretsLoader, type SecretsLoader, secretsEnvSchema } from '../adapters/secrets';
 import { makeSmsGateway, type SmsGateway } from '../adapters/sms';
 import { makeWhatsAppGateway, type MessageGateway } from '../adapters/whatsapp';
 import { makeWhatsAppRecipients, type WhatsAppRecipients } from '../adapters/whatsapp-recipients';
@@ -10,11 +10,13 @@ import { parseEnv, publicFlowEnvSchema, type PublicFlowEnv, tableName } from './
 import { makeOtpChannels, type OtpChannels } from './otp-channels';
 
 // What every public-flow handler is wired from: its settings, one DynamoDB client, the
-// secrets (read once, cached) and the message gateway built from them.
+// secrets it was granted (read when first needed, cached) and the message gateway built from them.
 export interface PublicFlowRuntime {
   readonly env: PublicFlowEnv;
   readonly db: DynamoDBDocumentClient;
-  readonly secrets: () => Promise<Secrets>;
+  readonly secrets: SecretsLoader;
+  /** The two generated keys together, for the handlers that use both. */
+  readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string }>;
   readonly gateway: () => Promise<MessageGateway>;
   /** SMS through End User Messaging SMS with the stage's DLT settings. */
   readonly sms: () => Promise<SmsGateway>;
@@ -45,13 +47,15 @@ export function publicFlowRuntime(processEnv: NodeJS.ProcessEnv = process.env): 
     }),
   );
   const deliveries = once(() => makeDeliveryStore(db, tableName('deliveries', processEnv)));
-  const recipients = once(() =>
-    makeWhatsAppRecipients(db, tableName('deliveries', processEnv), async () => (await secrets()).otpHashKey),
-  );
+  const recipients = once(() => makeWhatsAppRecipients(db, tableName('deliveries', processEnv), secrets.otpHashKey));
   const runtime: PublicFlowRuntime = {
     env,
     db,
     secrets,
+    keys: async () => {
+      const [otpHashKey, verificationSigningKey] = await Promise.all([secrets.otpHashKey(), secrets.signingKey()]);
+      return { otpHashKey, verificationSigningKey };
+    },
     sms: () => Promise.resolve(sms()),
     deliveries,
     recipients,
@@ -66,7 +70,7 @@ export function publicFlowRuntime(processEnv: NodeJS.ProcessEnv = process.env): 
       }),
     ),
     gateway: async () => {
-      const s = await secrets();
+      const s = await secrets.provider();
       return makeWhatsAppGateway({
         baseUrl: env.WHATSAPP_API_BASE_URL,
         apiVersion: env.WHATSAPP_API_VERSION,

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { markThroughFront } from './front-door';
 import { parseViewerAddress, viewerAddress } from './viewer-address';
 
 const event = (headers: Record<string, string>) =>
@@ -14,15 +15,12 @@ describe('viewer address', () => {
     expect(parseViewerAddress(undefined)).toBeUndefined();
   });
 
-  it('in AWS, trusts the header only beside the origin secret CloudFront sends', () => {
-    const options = { mode: 'aws' as const, originToken: 'o'.repeat(40) };
+  it('in AWS, trusts the header only on a request that passed the front door', () => {
     const forwarded = { 'cloudfront-viewer-address': '198.51.100.10:46532' };
-    expect(viewerAddress(event({ ...forwarded, 'x-origin-verify': 'o'.repeat(40) }), options)).toBe('198.51.100.10');
-    expect(viewerAddress(event({ ...forwarded, 'x-origin-verify': 'wrong' }), options)).toBe('130.176.0.1');
-    expect(viewerAddress(event(forwarded), options)).toBe('130.176.0.1');
-    expect(viewerAddress(event({ ...forwarded, 'x-origin-verify': '' }), { mode: 'aws', originToken: '' })).toBe(
-      '130.176.0.1',
-    );
+    expect(viewerAddress(event(forwarded), { mode: 'aws' })).toBe('130.176.0.1');
+    const checked = event(forwarded);
+    markThroughFront(checked);
+    expect(viewerAddress(checked, { mode: 'aws' })).toBe('198.51.100.10');
   });
 
   it('locally, the adapter stands where CloudFront does', () => {

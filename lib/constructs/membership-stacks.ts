@@ -65,8 +65,7 @@ export function addMembershipStacks(app: App, config: StageConfig, webAssetDir: 
     tables: data.tables,
     userPool: data.userPool,
     spaClient: data.spaClient,
-    providerSecret: data.providerSecret,
-    keysSecret: data.keysSecret,
+    secrets: data.secrets,
     webAcl: edge ? { arn: edge.firewall.webAcl.attrArn, name: edge.firewall.webAclName } : undefined,
   });
   stateless.addStackDependency(data);

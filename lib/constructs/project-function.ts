@@ -20,6 +20,8 @@ export interface FunctionTableGrant {
   /** Its entry in lib/table-definitions.ts: env var name and indexes. */
   readonly definition: TableDefinition;
   readonly access: TableAccess;
+  /** GetItem of these partition keys only (lib/functions.ts, TableGrant.items). */
+  readonly items?: readonly string[];
 }
 
 export interface FunctionSecretGrant {
@@ -142,7 +144,18 @@ export class ProjectFunction extends Construct {
    * The table itself through the usual grant, and its indexes by name: CDK's grants on a
    * table with indexes add `<table>/index/*`, a wildcard this function does not need.
    */
-  private grantTable({ table, definition, access }: FunctionTableGrant): void {
+  private grantTable({ table, definition, access, items }: FunctionTableGrant): void {
+    if (items) {
+      // GetItem of the named items only: a public function cannot list the table.
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['dynamodb:GetItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...items] } },
+        }),
+      );
+      return;
+    }
     const tableOnly = dynamodb.Table.fromTableAttributes(this, `${pascalCase(definition.name)}Table`, {
       tableArn: table.tableArn,
     });

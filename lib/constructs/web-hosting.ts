@@ -6,6 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_HEADER } from '../../lambdas/lib/front-door';
 import { parseRuntimeConfig, type RuntimeConfig } from '../../rules/runtime-config';
 import type { StageConfig } from '../stages';
 
@@ -19,12 +20,12 @@ export interface WebHostingProps {
   readonly userPoolClientId: string;
   /** The stage's web ACL (us-east-1, Edge stack), when the stage has `waf.enabled`. */
   readonly webAclArn?: string;
-  /** The generated keys secret: its `originVerifyToken` goes to the API as `x-origin-verify`. */
-  readonly keysSecret: secretsmanager.ISecret;
+  /** The origin secret: its `current` token goes to the API as `x-origin-verify`. */
+  readonly originSecret: secretsmanager.ISecret;
 }
 
-/** The header CloudFront adds to every API request, with the keys secret's originVerifyToken. */
-export const originVerifyHeader = 'x-origin-verify';
+/** The header CloudFront adds to every API request, with the origin secret's current token. */
+export const originVerifyHeader = ORIGIN_HEADER;
 
 /**
  * Viewer headers the API reads, and the one CloudFront header it needs. CloudFront sets
@@ -149,7 +150,8 @@ export class WebHosting extends Construct {
       // header only beside it. A CloudFormation dynamic reference, resolved at deploy time:
       // the value is in no template. CloudFront replaces a viewer's header of the same name.
       customHeaders: {
-        [originVerifyHeader]: props.keysSecret.secretValueFromJson('originVerifyToken').unsafeUnwrap(),
+        // A dynamic reference, resolved by CloudFormation at deploy: never in the template.
+        [originVerifyHeader]: props.originSecret.secretValueFromJson('current').unsafeUnwrap(),
       },
     });
 

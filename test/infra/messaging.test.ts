@@ -5,7 +5,6 @@ import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicFlowEnvSchema, smsTemplatesSchema, whatsappDecisionTemplatesSchema } from '../../lambdas/lib/env';
 import { routes } from '../../lib/api-routes';
-import { keysSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks, addNagChecks, stackNames } from '../../lib/constructs/membership-stacks';
 import { pascalCase, projectRoot } from '../../lib/constructs/project-function';
 import { apiForwardedHeaders, originVerifyHeader } from '../../lib/constructs/web-hosting';
@@ -308,7 +307,8 @@ describe('the messaging settings each function gets', () => {
     const env = envOf('whatsapp-webhook');
     expect(Object.keys(env)).toContain(secretEnvVars.provider);
     expect(Object.keys(env)).toContain('TABLE_DELIVERIES');
-    expect(Object.keys(env)).not.toContain(secretEnvVars.keys);
+    expect(Object.keys(env)).not.toContain(secretEnvVars.otpHashKey);
+    expect(Object.keys(env)).not.toContain(secretEnvVars.signingKey);
     expect(Object.keys(env)).not.toContain('OTP_TTL_SECONDS');
   });
 });
@@ -360,7 +360,7 @@ describe("the viewer's address", () => {
     expect(headers.Headers.map((h) => h.toLowerCase())).not.toContain(originVerifyHeader);
   });
 
-  it('is trusted only beside the origin token, which CloudFront sends from the keys secret by dynamic reference', () => {
+  it('is trusted only beside the origin token, which CloudFront sends from the origin secret by dynamic reference', () => {
     const origin = distributionConfig().Origins.find((o) => o.Id === apiBehavior().TargetOriginId)!;
     expect(origin.OriginCustomHeaders).toHaveLength(1);
     const [header] = origin.OriginCustomHeaders as { HeaderName: string; HeaderValue: unknown }[];
@@ -368,17 +368,18 @@ describe("the viewer's address", () => {
     const value = header!.HeaderValue as { 'Fn::Join': [string, unknown[]] };
     const [start, secretArn, end] = value['Fn::Join'][1];
     expect(start).toBe('{{resolve:secretsmanager:');
-    expect(end).toBe(':SecretString:originVerifyToken::}}');
-    // The keys secret of the Data stack, through its export.
+    expect(end).toBe(':SecretString:current::}}');
+    // The origin secret of the Data stack, through its export: generated, with room for the previous token.
     const exportName = (secretArn as { 'Fn::ImportValue': string })['Fn::ImportValue'];
     const output = Object.values(data.Outputs ?? {}).find((o) => o.Export?.Name === exportName)!;
     const secretId = (output.Value as { Ref: string }).Ref;
-    expect(secretId).toMatch(/^SecretsKeysSecret/);
-    expect(keysSecretKeys).toContain('originVerifyToken');
-    const keys = JSON.stringify(data.Resources[secretId]!.Properties.SecretString);
-    expect(keys).toContain('originVerifyToken');
-    // The value is in no template.
-    expect(JSON.stringify([app, data])).not.toMatch(/originVerifyToken\\":\\"[^{]/);
+    expect(secretId).toMatch(/^SecretsOriginSecret/);
+    expect(data.Resources[secretId]!.Properties.GenerateSecretString).toMatchObject({
+      GenerateStringKey: 'current',
+      SecretStringTemplate: JSON.stringify({ previous: '' }),
+    });
+    // No way around it: the API's own URL is not an output any more.
+    expect(Object.keys(app.Outputs ?? {}).some((key) => /ExecuteApi/.test(key))).toBe(false);
   });
 });
 

@@ -7,12 +7,19 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
-import { keySecretsSchema, providerSecretsSchema } from '../../lambdas/adapters/secrets';
-import { keysSecretKeys, providerSecretKeys } from '../../lib/constructs/app-secrets';
+import { providerSecretsSchema } from '../../lambdas/adapters/secrets';
+import { providerSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks, addNagChecks, stackNames } from '../../lib/constructs/membership-stacks';
 import { pascalCase } from '../../lib/constructs/project-function';
 import { spaRewriteCode } from '../../lib/constructs/web-hosting';
-import { backgroundFunctions, handlerTableGrants, rollupsFenceSeconds, secretEnvVars } from '../../lib/functions';
+import {
+  backgroundFunctions,
+  handlerNeeds,
+  handlerTableGrants,
+  rollupsFenceSeconds,
+  type SecretName,
+  secretEnvVars,
+} from '../../lib/functions';
 import { loadStageConfig } from '../../lib/stages';
 import { allTables, tables } from '../../lib/table-definitions';
 import { parseRuntimeConfig } from '../../rules/runtime-config';
@@ -388,7 +395,69 @@ describe('secrets', () => {
     // Exactly what the functions read: the webhook's app secret and verify token among them.
     expect([...providerSecretKeys].sort()).toEqual(Object.keys(providerSecretsSchema.shape).sort());
     expect(providerSecretKeys).toEqual(expect.arrayContaining(['whatsappAppSecret', 'whatsappVerifyToken']));
-    expect([...keysSecretKeys].sort()).toEqual(Object.keys(keySecretsSchema.shape).sort());
+  });
+
+  /** The Data stack's secret of each name. */
+  const secretIdOf = (name: SecretName) => {
+    const prefix = {
+      provider: 'ProviderSecret',
+      otpHashKey: 'OtpHashKeySecret',
+      signingKey: 'SigningKeySecret',
+      origin: 'OriginSecret',
+    }[name];
+    return ofType(data, 'AWS::SecretsManager::Secret').find(([id]) => id.startsWith(`Secrets${prefix}`))![0];
+  };
+  /** The secrets a function may read, from its policies, by name. */
+  const secretsReadBy = (fn: Resource & { Properties: Json }) => {
+    const ids = policiesOfFunction(fn)
+      .flatMap((d) => d.Statement as Json[])
+      .filter((st) => JSON.stringify(st.Action).includes('secretsmanager:GetSecretValue'))
+      .map((st) => importsIn(st.Resource));
+    const names = (['provider', 'otpHashKey', 'signingKey', 'origin'] as const).filter((name) =>
+      ids.some((statement) => statement.length === 1 && statement[0] === secretIdOf(name)),
+    );
+    // One statement per secret: no grant covers two.
+    expect(ids.every((statement) => statement.length === 1)).toBe(true);
+    expect(names).toHaveLength(ids.length);
+    return names;
+  };
+
+  it('grants each function exactly the secrets it reads, one statement per secret; every API function reads the origin secret', () => {
+    for (const handler of new Set(routes.map((r) => r.handler))) {
+      const [id, fn] = functionByHandler(handler);
+      const expected = [...(handlerNeeds(routes, handler).secrets ?? []), 'origin'];
+      expect(secretsReadBy(fn).sort(), id).toEqual([...expected].sort());
+      const env = (fn.Properties.Environment as { Variables: Json }).Variables;
+      for (const name of expected)
+        expect(importsIn(env[secretEnvVars[name as SecretName]]), `${id} ${name}`).toEqual([
+          secretIdOf(name as SecretName),
+        ]);
+    }
+    // The pairs the issue names: the outbound consumer never reads the signing key, otp-verify never the WhatsApp token.
+    expect(secretsReadBy(functionByHandler('outbound-consumer')[1]).sort()).toEqual(['otpHashKey', 'provider']);
+    expect(secretsReadBy(functionByHandler('otp-verify')[1]).sort()).toEqual(['origin', 'otpHashKey', 'signingKey']);
+    expect(secretsReadBy(functionByHandler('applications-list')[1])).toEqual(['origin']);
+  });
+
+  it('lets the public functions read only the items they need from the applications table', () => {
+    const applicationsId = tableLogicalId('applications')!;
+    const statementsOn = (handler: string) =>
+      policiesOfFunction(functionByHandler(handler)[1])
+        .flatMap((d) => d.Statement as Json[])
+        .filter((st) => importsIn(st.Resource).includes(applicationsId));
+    for (const [handler, items] of [
+      ['health', ['HEALTH']],
+      ['otp-verify', ['PHONE#*']],
+    ] as const) {
+      const statements = statementsOn(handler);
+      expect(statements, handler).toHaveLength(1);
+      expect(statements[0]!.Action, handler).toBe('dynamodb:GetItem');
+      expect(statements[0]!.Condition, handler).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': items },
+      });
+    }
+    // The code request does not look at applications at all (nobody learns from it who applied).
+    expect(statementsOn('otp-request')).toEqual([]);
   });
 
   it('keeps the webhook credentials out of every environment: the webhook function gets the provider secret ARN only', () => {
@@ -400,12 +469,13 @@ describe('secrets', () => {
     const env = (webhook.Properties.Environment as { Variables: Json }).Variables;
     const providerId = ofType(data, 'AWS::SecretsManager::Secret').find(([sid]) => sid.includes('ProviderSecret'))![0];
     expect(importsIn(env[secretEnvVars.provider]), id).toEqual([providerId]);
-    expect(env[secretEnvVars.keys], id).toBeUndefined();
-    // ...and may read that secret alone.
+    expect(env[secretEnvVars.otpHashKey], id).toBeUndefined();
+    expect(env[secretEnvVars.signingKey], id).toBeUndefined();
+    // ...and may read that secret alone, besides the origin token every API function checks.
     const reads = policiesOfFunction(webhook)
       .flatMap((d) => d.Statement as Json[])
       .filter((st) => JSON.stringify(st.Action).includes('secretsmanager:GetSecretValue'));
-    expect(reads.flatMap((st) => importsIn(st.Resource))).toEqual([providerId]);
+    expect(reads.flatMap((st) => importsIn(st.Resource)).sort()).toEqual([providerId, secretIdOf('origin')].sort());
   });
 
   it('gives functions secret ARNs only, never a literal in a variable named like a secret', () => {
@@ -552,8 +622,11 @@ describe('report rollups', () => {
     for (const path of ['/api/admin/stats', '/api/admin/reports/summary', '/api/admin/reports/rows']) {
       const route = routes.find((r) => r.path === path)!;
       expect(route.access, path).toBe('staff');
+      // Read-only on the data; the report rows also count a reader's pages (rateLimits) and
+      // record a large read (audit), issue 14 item 4.
+      const data = route.tables.filter((t) => t.table !== 'rateLimits' && t.table !== 'audit');
       expect(
-        route.tables.every((t) => t.access === 'read'),
+        data.every((t) => t.access === 'read'),
         path,
       ).toBe(true);
     }

@@ -86,6 +86,7 @@ export const enForm = {
     INVALID_DATE: 'Please enter a valid date of birth.',
     UNDER_AGE: 'You must be at least 18 years old to apply.',
     TERMS_REQUIRED: 'Please accept the terms, the privacy policy and the accuracy of your information.',
+    INVALID_CHARACTERS: 'This holds characters that cannot be used here. Please remove them.',
     TOO_LONG: 'This is too long. Please shorten it.',
     INVALID_CODE: 'Enter the 6-digit OTP.',
     INVALID: 'Please check this field.',
