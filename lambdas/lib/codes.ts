@@ -99,7 +99,8 @@ export function readDeliveryHandle(key: string, phone: string, handle: string, n
   const [version, sealed, ...rest] = handle.split('.');
   if (version !== 'v1' || !sealed || rest.length > 0) return undefined;
   const bytes = Buffer.from(sealed, 'base64url');
-  if (bytes.length < 12 + 16 + 2) return undefined;
+  // Node's decoder skips what it cannot use (a stray trailing character): only the one spelling counts.
+  if (bytes.length < 12 + 16 + 2 || bytes.toString('base64url') !== sealed) return undefined;
   let value: unknown;
   try {
     const decipher = createDecipheriv('aes-256-gcm', handleKey(key), bytes.subarray(0, 12));

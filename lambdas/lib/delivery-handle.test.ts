@@ -26,5 +26,9 @@ describe('delivery handle', () => {
     expect(readDeliveryHandle(key, '919876543210', `${v}.${forged}.${mac}`, now)).toBeUndefined();
     expect(readDeliveryHandle(key, '919876543210', `${v}.${payload}.${mac}.x`, now)).toBeUndefined();
     expect(readDeliveryHandle(key, '919876543210', 'garbage', now)).toBeUndefined();
+    // A character added to the end, which Node's decoder would skip, whatever the handle's length.
+    for (const extra of ['x', 'xx', 'xxx', 'A']) {
+      expect(readDeliveryHandle(key, '919876543210', `${handle}${extra}`, now)).toBeUndefined();
+    }
   });
 });
