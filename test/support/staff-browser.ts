@@ -52,22 +52,28 @@ export async function openStaffPage(
 
 type Texts = (typeof staffTexts)[StaffLanguage];
 
-/** The staff login card's step once the last click has been answered. */
+/**
+ * The staff login card's step once the last click has been answered: its form is no
+ * longer busy (`aria-busy`, set as the click submits it) and it shows an error or a step
+ * other than the first, or the card has gone (signed in).
+ */
 async function loginStep(page: Page, s: Texts): Promise<'code' | 'setup' | 'other'> {
-  const card = page.getByTestId('staff-login');
-  const heading = (name: string) => card.getByRole('heading', { level: 1, name, exact: true });
-  const seen = (locator: ReturnType<Page['locator']>, step: 'code' | 'setup' | 'other') =>
-    locator.waitFor().then(
-      () => step,
-      () => 'other' as const,
-    );
-  return Promise.race([
-    seen(heading(s.totp.title), 'code'),
-    seen(heading(s.totpSetup.title), 'setup'),
-    seen(heading(s.newPassword.title), 'other'),
-    seen(card.getByRole('alert'), 'other'),
-    card.waitFor({ state: 'detached' }).then(() => 'other' as const),
-  ]);
+  const settled = await page.waitForFunction(
+    (first) => {
+      const card = document.querySelector('[data-testid="staff-login"]');
+      if (!card) return { heading: null };
+      const heading = card.querySelector('h1')?.textContent ?? null;
+      if (card.querySelector('form[aria-busy="true"]')) return false;
+      return card.querySelector('[role="alert"]') || heading !== first ? { heading } : false;
+    },
+    s.login.title,
+    // Polled by time: a page in a background tab gets no animation frames.
+    { polling: 100 },
+  );
+  const { heading } = (await settled.jsonValue()) as { heading: string | null };
+  if (heading === s.totp.title) return 'code';
+  if (heading === s.totpSetup.title) return 'setup';
+  return 'other';
 }
 
 /**
