@@ -57,7 +57,12 @@ const serviceText =
   /Business API|Phone Number ID|credentials|contact the administrator|store OTP|\(#\d+\)|Cognito|Exception|not authori[sz]ed|Invalid password|Incorrect username|reCAPTCHA|graph\.facebook|Meta\b/i;
 
 /** Latin words a Tamil screen may show: the names of English, OTP, SMS and CSV, an example email, a–z. */
-const latinAllowedInTamil = new Set(['English', 'OTP', 'SMS', 'CSV', 'name', 'example.com', 'a', 'z', 'A', 'Z']);
+const latinAllowedInTamil = new Set([
+  ...['English', 'OTP', 'SMS', 'CSV', 'name', 'example.com', 'a', 'z', 'A', 'Z'],
+  // The authenticator apps' names as the Play Store shows them in Tamil too (what staff
+  // must search for), and "QR", which a phone's camera prompt also says.
+  ...['Google', 'Microsoft', 'Authenticator', 'QR'],
+]);
 
 /** Registers the check that no provider, auth-service or internal text is in either language. */
 export function checkNoServiceText(en: Tree, ta: Tree): void {
