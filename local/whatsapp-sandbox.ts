@@ -100,6 +100,8 @@ export interface WhatsAppSandbox extends MessageSandbox<SandboxMessage, SandboxF
   setWebhook(target: StatusWebhookTarget | undefined): void;
   /** The status callbacks tried, oldest first. */
   callbacks(): StatusCallbackAttempt[];
+  /** How long each send held by the `timeout` fault waited before its caller gave up (ms), oldest first. */
+  hangs(): number[];
 }
 
 export const controlFailSchema = z.object({
@@ -146,6 +148,7 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
   let generation = 0;
   const timers = new Set<NodeJS.Timeout>();
   const faults = new FaultPlan<SandboxFaultMode>();
+  let hung: number[] = [];
   const fail = sendMetaError;
 
   const later = (ms: number, run: () => void) => {
@@ -235,7 +238,13 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
     if (templateProblem) return fail(res, templateProblem);
 
     const mode = faults.take();
-    if (mode === 'timeout') return; // Never answer: the caller's own timeout has to fire. close() drops the socket.
+    if (mode === 'timeout') {
+      // Never answer: the caller's own timeout has to fire (close() drops the socket). How
+      // long the caller waited is what its time budget gave WhatsApp.
+      const heldFrom = Date.now();
+      res.on('close', () => hung.push(Date.now() - heldFrom));
+      return;
+    }
     if (mode === 'phone-number-id') return fail(res, unknownObject(phoneNumberId));
     const refusal = mode && refusals[mode];
     if (refusal) return fail(res, refusal);
@@ -298,6 +307,7 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
 
   const clear = () => {
     recorded = [];
+    hung = [];
     attempts = [];
     generation += 1;
     for (const timer of timers) clearTimeout(timer);
@@ -329,5 +339,6 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
       webhook = target;
     },
     callbacks: () => [...attempts],
+    hangs: () => [...hung],
   };
 }
