@@ -2,23 +2,17 @@ import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { EdgeStack } from '../edge-stack';
 import { StatefulStack } from '../stateful-stack';
+import { stackNames } from '../stack-names';
 import { StatelessStack } from '../stateless-stack';
 import type { StageConfig } from '../stages';
+
+export { stackNames };
 
 export interface MembershipStacks {
   readonly data: StatefulStack;
   readonly app: StatelessStack;
   /** us-east-1: the web ACL, for stages with `waf.enabled`. */
   readonly edge?: EdgeStack;
-}
-
-/** Stack names carry the stage, so that every stage deploys independently. */
-export function stackNames(config: Pick<StageConfig, 'stage'>): { data: string; app: string; edge: string } {
-  return {
-    data: `Membership-${config.stage}-Data`,
-    app: `Membership-${config.stage}-App`,
-    edge: `Membership-${config.stage}-Edge`,
-  };
 }
 
 /** CloudFront takes its web ACL and certificate from this region only. */

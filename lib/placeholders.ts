@@ -1,0 +1,180 @@
+import type { ProviderSecrets } from '../lambdas/adapters/secrets';
+import { stackNames } from './stack-names';
+import type { StageConfig } from './stages';
+
+// What a stage still lacks before it can serve visitors: placeholders left in its settings
+// (lib/stages.ts) and empty fields of its provider secret. One list, read by the health
+// route (which names the missing settings to the operator) and by the preflight
+// (`npm run preflight -- --stage <name>`, which also says why and how to fix each).
+
+/** `blocking`: visitors would not be served (or nobody would hear of it); `warning`: a part degrades. */
+export type FindingSeverity = 'blocking' | 'warning';
+
+export interface ConfigFinding {
+  /** The setting or secret field, as the operator edits it: `captcha.siteKey`, `secret:provider.recaptchaSecret`. */
+  readonly id: string;
+  readonly severity: FindingSeverity;
+  /** What is wrong, in one sentence. */
+  readonly problem: string;
+  /** What a visitor or operator would suffer from it. */
+  readonly why: string;
+  /** The exact command or console step that fixes it. */
+  readonly fix: string;
+}
+
+/** A value nobody has filled in yet: empty, or still carrying the word PLACEHOLDER. */
+export const isPlaceholder = (value: string | undefined): boolean =>
+  value === undefined || value.trim() === '' || /placeholder/i.test(value);
+
+/**
+ * WhatsApp fetches a template's video header itself and accepts only the file (MP4 or
+ * 3GPP over HTTPS): a page such as YouTube's fails every send with error 131053.
+ */
+export function isDirectVideoUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return parsed.protocol === 'https:' && /\.(mp4|3gpp?)$/i.test(parsed.pathname);
+}
+
+/** reCAPTCHA site keys are 40 characters of letters, digits, `-` and `_`. */
+const recaptchaKeyPattern = /^[\w-]{40}$/;
+
+const stagesFile = 'lib/stages.ts';
+
+/** Findings of the stage's settings alone: no AWS call, so the unit tier and synth can run them. */
+export function settingsFindings(config: StageConfig): ConfigFinding[] {
+  const findings: ConfigFinding[] = [];
+  const stage = config.stage;
+
+  if (!config.alarmEmail) {
+    findings.push({
+      id: 'alarmEmail',
+      severity: 'blocking',
+      problem: `Stage ${stage} has no alarm destination: alarmEmail is not set.`,
+      why: 'Every alarm (errors, dead letters, WhatsApp refusing, the tier filling up) goes to an SNS topic nobody is subscribed to: a failure would be found by visitors, not by the operator.',
+      fix: `Set alarmEmail for ${stage} in ${stagesFile}, deploy (npx cdk deploy ${stackNames(config).app} -c stage=${stage}) and confirm the subscription e-mail AWS sends.`,
+    });
+  }
+
+  const siteKey = config.captcha.siteKey;
+  if (isPlaceholder(siteKey)) {
+    findings.push({
+      id: 'captcha.siteKey',
+      severity: 'blocking',
+      problem: `captcha.siteKey of ${stage} is a placeholder (${siteKey}).`,
+      why: 'The page cannot get a reCAPTCHA token, so every code request is refused with CAPTCHA_FAILED: nobody can apply.',
+      fix: `Register a reCAPTCHA v3 key for the site's domain at https://www.google.com/recaptcha/admin, put the site key in captcha.siteKey for ${stage} in ${stagesFile} and the secret key in the provider secret (recaptchaSecret), then deploy.`,
+    });
+  } else if (!recaptchaKeyPattern.test(siteKey)) {
+    findings.push({
+      id: 'captcha.siteKey',
+      severity: 'warning',
+      problem: `captcha.siteKey of ${stage} does not look like a reCAPTCHA key (40 letters, digits, - or _).`,
+      why: 'A mistyped key makes reCAPTCHA refuse every token: every code request would answer CAPTCHA_FAILED.',
+      fix: `Copy the site key again from https://www.google.com/recaptcha/admin into captcha.siteKey for ${stage} in ${stagesFile}.`,
+    });
+  }
+
+  const video = config.whatsapp.welcomeVideoUrl;
+  if (usesWhatsapp(config) && (isPlaceholder(video) || !isDirectVideoUrl(video))) {
+    findings.push({
+      id: 'whatsapp.welcomeVideoUrl',
+      severity: 'warning',
+      problem: isPlaceholder(video)
+        ? `whatsapp.welcomeVideoUrl of ${stage} is a placeholder (${video}).`
+        : `whatsapp.welcomeVideoUrl of ${stage} is not a direct link to an MP4 file (${video}).`,
+      why: 'WhatsApp downloads the welcome video itself and accepts only the file over HTTPS: every welcome message fails with error 131053 and ends in the dead-letter queue.',
+      fix: `Upload the video as an .mp4 (H.264, AAC, at most 16 MB) where it is served over HTTPS, and set its URL as whatsapp.welcomeVideoUrl for ${stage} in ${stagesFile}.`,
+    });
+  }
+
+  const sms = config.messaging.sms;
+  if (sms && usesSms(config)) {
+    const dlt: Array<[string, string]> = [
+      ['messaging.sms.originationIdentity', sms.originationIdentity],
+      ['messaging.sms.entityId', sms.entityId],
+    ];
+    for (const [kind, pair] of Object.entries(sms.templates)) {
+      for (const [language, template] of Object.entries(pair ?? {})) {
+        if (template) dlt.push([`messaging.sms.templates.${kind}.${language}.templateId`, template.templateId]);
+      }
+    }
+    for (const [id, value] of dlt) {
+      if (!isPlaceholder(value)) continue;
+      const otp = id.startsWith('messaging.sms.templates.otp') || !id.startsWith('messaging.sms.templates');
+      findings.push({
+        id,
+        severity: otp && config.messaging.otpChannels === 'sms' ? 'blocking' : 'warning',
+        problem: `${id} of ${stage} is a placeholder (${value}).`,
+        why: 'Indian operators block every SMS whose sender id, entity id or template id is not registered on DLT: codes (and notices) by SMS would not arrive.',
+        fix: `Copy the registered value from the DLT portal into ${id} for ${stage} in ${stagesFile} (docs/MESSAGING.md, "SMS under DLT"), then deploy.`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** The stage sends codes or welcomes by WhatsApp. */
+export const usesWhatsapp = (config: Pick<StageConfig, 'messaging'>): boolean => config.messaging.otpChannels !== 'sms';
+/** The stage sends codes (or notices) by SMS. */
+export const usesSms = (config: Pick<StageConfig, 'messaging'>): boolean => config.messaging.otpChannels !== 'whatsapp';
+
+/** Findings of the provider secret's values (never printed: only which field is empty). */
+export function providerSecretFindings(
+  secret: ProviderSecrets,
+  config: Pick<StageConfig, 'stage' | 'messaging'>,
+): ConfigFinding[] {
+  const fix = (field: string) =>
+    `Put ${field} into the provider secret: the ProviderSecretArn output of ${stackNames(config).data} (docs/RUNBOOK.md, "Secrets: set and rotate").`;
+  const fields: Array<{ field: keyof ProviderSecrets; severity: FindingSeverity; why: string; when: boolean }> = [
+    {
+      field: 'recaptchaSecret',
+      severity: 'blocking',
+      why: 'Without it no captcha can be checked: every code request answers CAPTCHA_FAILED.',
+      when: true,
+    },
+    {
+      field: 'whatsappToken',
+      severity: 'blocking',
+      why: 'Without it WhatsApp refuses every send: code requests answer WHATSAPP_NOT_CONFIGURED (or fall back to SMS).',
+      when: usesWhatsapp(config),
+    },
+    {
+      field: 'whatsappPhoneNumberId',
+      severity: 'blocking',
+      why: 'Without it there is no number to send from: code requests answer WHATSAPP_NOT_CONFIGURED (or fall back to SMS).',
+      when: usesWhatsapp(config),
+    },
+    {
+      field: 'whatsappAppSecret',
+      severity: 'warning',
+      why: "Meta's delivery reports cannot be verified and are refused: the page never learns a code was delivered, and the delivery-rate alarm reads nothing.",
+      when: usesWhatsapp(config),
+    },
+    {
+      field: 'whatsappVerifyToken',
+      severity: 'warning',
+      why: "Meta's webhook subscription cannot be confirmed, so no delivery report arrives.",
+      when: usesWhatsapp(config),
+    },
+    {
+      field: 'webhookUrl',
+      severity: 'warning',
+      why: 'Applications are not posted to the automation webhook: each waits in the queue, then in the dead-letter queue (the dead-letters alarm fires).',
+      when: true,
+    },
+  ];
+  return fields
+    .filter(({ field, when }) => when && isPlaceholder(secret[field]))
+    .map(({ field, severity, why }) => ({
+      id: `secret:provider.${field}`,
+      severity,
+      problem: `${field} is empty (or a placeholder) in the provider secret of ${config.stage}.`,
+      why,
+      fix: fix(field),
+    }));
+}
