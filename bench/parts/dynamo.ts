@@ -479,6 +479,7 @@ runPart('dynamo', async (add) => {
           maxPerDay: 10,
           maxPerIpPerHour: 2000,
           smsOfferAfterSeconds: 30,
+          deadlineMs: 8500,
         },
       }),
       otpVerify: otpVerify.makeHandler({

@@ -1,9 +1,11 @@
 import * as z from 'zod';
+import { type CallOptions, callTimeout } from '../lib/time-budget';
 
 // reCAPTCHA v3, checked on the server: success, the expected action, a score at or
 // above the stage's threshold, and (when configured) the expected hostname.
 export interface CaptchaVerifier {
-  verify(token: string, remoteIp?: string): Promise<boolean>;
+  /** `options.timeoutMs` shortens the configured timeout to what the request has left. */
+  verify(token: string, remoteIp?: string, options?: CallOptions): Promise<boolean>;
 }
 
 const siteverifySchema = z.object({
@@ -24,7 +26,7 @@ export function makeRecaptchaVerifier(options: {
 }): CaptchaVerifier {
   const fetchImpl = options.fetchImpl ?? fetch;
   return {
-    async verify(token, remoteIp) {
+    async verify(token, remoteIp, callOptions) {
       const secret = await options.secret();
       if (!secret) return false;
       const form = new URLSearchParams({ secret, response: token, ...(remoteIp && { remoteip: remoteIp }) });
@@ -32,7 +34,7 @@ export function makeRecaptchaVerifier(options: {
         const response = await fetchImpl(options.verifyUrl, {
           method: 'POST',
           body: form,
-          signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+          signal: AbortSignal.timeout(callTimeout(options.timeoutMs ?? 5000, callOptions)),
         });
         const result = siteverifySchema.safeParse(await response.json());
         if (!result.success) return false;

@@ -14,11 +14,17 @@ import { logger } from '../lib/logger';
 import { count } from '../lib/metrics';
 import { type OtpChannels, smsOfferOpen } from '../lib/otp-channels';
 import { ipKey, publicFlowRuntime } from '../lib/public-flow';
-import { sendDeadline } from '../lib/time-budget';
+import { requestDeadline } from '../lib/time-budget';
 import { viewerAddress } from '../lib/viewer-address';
 
 /** How long a delivery handle lives: past the code's own 5 minutes, for a late status. */
 export const DELIVERY_HANDLE_SECONDS = 600;
+
+/**
+ * What the sends keep for themselves: the captcha check gets what is left less this, and a
+ * code is not stored with less than this left (WhatsApp, then SMS, could not both be tried).
+ */
+export const SEND_RESERVE_MS = 3000;
 
 export interface OtpRequestDeps {
   readonly captcha: CaptchaVerifier;
@@ -36,6 +42,8 @@ export interface OtpRequestDeps {
     readonly maxPerDay: number;
     readonly maxPerIpPerHour: number;
     readonly smsOfferAfterSeconds: number;
+    /** The whole request's deadline from its start, below the function's timeout (REQUEST_DEADLINE_MS). */
+    readonly deadlineMs: number;
   };
 }
 
@@ -52,12 +60,15 @@ export interface OtpRequestDeps {
 export function makeHandler(deps: OtpRequestDeps) {
   const { settings } = deps;
   return httpHandler<APIGatewayProxyEventV2>(async (event, context) => {
+    // One deadline for the whole request, set now: a cold start's secret reads, the captcha
+    // and the sends all come out of it, and the function answers before Lambda stops it.
+    const deadline = requestDeadline(context, settings.deadlineMs);
     const { mobile, captchaToken, language = 'en', switchToSms } = parseBody(event, otpRequestSchema);
     const phone = toStoredPhone(mobile);
     const keys = await deps.keys();
     const viewer = viewerAddress(event, { mode: deps.mode });
 
-    if (!(await deps.captcha.verify(captchaToken, viewer))) {
+    if (!(await deps.captcha.verify(captchaToken, viewer, deadline.call({ reserveMs: SEND_RESERVE_MS })))) {
       logger.info('Captcha refused', { phone: maskPhone(phone) });
       count('CaptchaRejected');
       throw new AppError('CAPTCHA_FAILED');
@@ -91,6 +102,12 @@ export function makeHandler(deps: OtpRequestDeps) {
       throw new AppError('RATE_LIMITED', { retryAfterSeconds: limited.retryAfterSeconds });
     }
 
+    if (deadline.left() < SEND_RESERVE_MS) {
+      // Too late to send: no code is stored that could not reach the visitor.
+      logger.warn('OTP request out of time before the send', { leftMs: deadline.left() });
+      if (switchToSms === undefined) await deps.limiter.releaseCooldown(cooldownKey, now).catch(() => undefined);
+      throw new AppError('SERVICE_BUSY', { retryAfterSeconds: 2 });
+    }
     const code = generateOtp();
     const requestId = randomUUID();
     try {
@@ -106,8 +123,8 @@ export function makeHandler(deps: OtpRequestDeps) {
         language,
         smsOnly: switchToSms !== undefined,
         now,
-        // WhatsApp, then SMS when it refuses, must both fit in this function's time.
-        deadline: sendDeadline(context),
+        // WhatsApp, then SMS when it refuses, share what is left of the request's deadline.
+        deadline: deadline.at,
       });
     } catch (error) {
       // Nothing reached the visitor: they may try again at once (the hour and day still count).
@@ -185,5 +202,6 @@ export const handler = makeHandler({
     maxPerDay: env.OTP_MAX_PER_DAY,
     maxPerIpPerHour: env.OTP_MAX_PER_IP_PER_HOUR,
     smsOfferAfterSeconds: env.OTP_SMS_OFFER_AFTER_SECONDS,
+    deadlineMs: env.REQUEST_DEADLINE_MS,
   },
 });

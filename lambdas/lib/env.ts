@@ -49,8 +49,14 @@ export type SmsTemplates = z.infer<typeof smsTemplatesSchema>;
 
 /** WhatsApp utility templates of the decision notices, by decision; language codes by page language. */
 export const whatsappDecisionTemplatesSchema = z.object({
-  approved: z.object({ name: z.string().min(1), languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }) }),
-  rejected: z.object({ name: z.string().min(1), languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }) }),
+  approved: z.object({
+    name: z.string().min(1),
+    languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }),
+  }),
+  rejected: z.object({
+    name: z.string().min(1),
+    languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }),
+  }),
 });
 export type WhatsappDecisionTemplates = z.infer<typeof whatsappDecisionTemplatesSchema>;
 
@@ -108,7 +114,10 @@ function messagingEnvShape() {
     SMS_ENDPOINT: z.url().optional(),
     SMS_TIMEOUT_MS: int(8000),
     /** Decision notices (approve, reject) to the applicant; off: nothing is queued. */
-    DECISION_NOTICES_ENABLED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+    DECISION_NOTICES_ENABLED: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     /** A decision is notified only once it has stood this long (a status set back and forth sends nothing). */
     DECISION_QUIET_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     /** JSON of whatsappDecisionTemplatesSchema; empty: decisions go by SMS only. */
@@ -142,6 +151,8 @@ export const publicFlowEnvSchema = baseEnvSchema.extend({
   OTP_VERIFY_MAX_PER_HOUR: int(30),
   OTP_VERIFY_MAX_PER_IP_PER_HOUR: int(4000),
   VERIFICATION_TTL_SECONDS: int(1800),
+  /** The code request's deadline from its start: the API functions' 10 s less the answer's margin. */
+  REQUEST_DEADLINE_MS: int(8500),
   OUTBOUND_QUEUE_URL: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: int(8000),
   ...messagingEnvShape(),
