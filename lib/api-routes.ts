@@ -47,6 +47,8 @@ export const routes: readonly RouteDefinition[] = [
     access: 'public',
     // One GetItem of one item that never exists: the round trip is the check.
     tables: [{ table: 'applications', access: 'read', items: ['HEALTH'] }],
+    // Which provider-secret fields are still empty (names only, never a value: lib/placeholders.ts).
+    secrets: ['provider'],
   },
   {
     method: 'POST',

@@ -118,15 +118,18 @@ export function settingsFindings(config: StageConfig): ConfigFinding[] {
   return findings;
 }
 
+/** What the channel checks read of a stage: its OTP channels. */
+type ChannelsOf = { readonly messaging: Pick<StageConfig['messaging'], 'otpChannels'> };
+
 /** The stage sends codes or welcomes by WhatsApp. */
-export const usesWhatsapp = (config: Pick<StageConfig, 'messaging'>): boolean => config.messaging.otpChannels !== 'sms';
+export const usesWhatsapp = (config: ChannelsOf): boolean => config.messaging.otpChannels !== 'sms';
 /** The stage sends codes (or notices) by SMS. */
-export const usesSms = (config: Pick<StageConfig, 'messaging'>): boolean => config.messaging.otpChannels !== 'whatsapp';
+export const usesSms = (config: ChannelsOf): boolean => config.messaging.otpChannels !== 'whatsapp';
 
 /** Findings of the provider secret's values (never printed: only which field is empty). */
 export function providerSecretFindings(
   secret: ProviderSecrets,
-  config: Pick<StageConfig, 'stage' | 'messaging'>,
+  config: { readonly stage: string } & ChannelsOf,
 ): ConfigFinding[] {
   const fix = (field: string) =>
     `Put ${field} into the provider secret: the ProviderSecretArn output of ${stackNames(config).data} (docs/RUNBOOK.md, "Secrets: set and rotate").`;

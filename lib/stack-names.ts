@@ -1,11 +1,9 @@
-import type { StageConfig } from './stages';
-
 /**
  * Stack names carry the stage, so that every stage deploys independently. A module of its
  * own: the preflight, the docs test and the health function's findings name stacks without
  * loading the CDK.
  */
-export function stackNames(config: Pick<StageConfig, 'stage'>): { data: string; app: string; edge: string } {
+export function stackNames(config: { readonly stage: string }): { data: string; app: string; edge: string } {
   return {
     data: `Membership-${config.stage}-Data`,
     app: `Membership-${config.stage}-App`,

@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBStreamHandler, SNSEvent, SQSHandler } from 'aws-lambda';
 import { z } from 'zod';
 import { routes } from '../lib/api-routes';
-import { backgroundFunctions } from '../lib/functions';
+import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions';
+import { requestDeadlineMs } from '../lambdas/lib/time-budget';
 import { tables, type TableKey } from '../lib/table-definitions';
 import type { RuntimeConfig } from '../rules/runtime-config';
 import { startApiAdapter, type ApiAdapter } from './api-adapter';
@@ -83,7 +84,9 @@ function functionEnvironment(parts: {
   const { config } = parts;
   // An SMS-only stage has no WhatsApp settings at all: the functions must not need them.
   const secrets =
-    config.LOCAL_OTP_CHANNELS === 'sms' ? { ...localSecrets, whatsappToken: '', whatsappPhoneNumberId: '' } : localSecrets;
+    config.LOCAL_OTP_CHANNELS === 'sms'
+      ? { ...localSecrets, whatsappToken: '', whatsappPhoneNumberId: '' }
+      : localSecrets;
   const env: Record<string, string> = {
     STAGE: 'local',
     APP_MODE: 'local',
@@ -94,6 +97,8 @@ function functionEnvironment(parts: {
     POWERTOOLS_METRICS_DISABLED: 'true',
     WHATSAPP_API_BASE_URL: parts.whatsAppUrl,
     CAPTCHA_VERIFY_URL: `${parts.captchaUrl}/recaptcha/api/siteverify`,
+    // As deployed: the code request's deadline below the API functions' timeout, which the adapter enforces.
+    REQUEST_DEADLINE_MS: String(requestDeadlineMs(apiFunctionTimeoutSeconds)),
     OUTBOUND_QUEUE_URL: parts.outboundQueueUrl,
     OUTBOUND_RETRY_BASE_SECONDS: String(parts.retryBaseSeconds),
     // The sandbox, like Meta, refuses the welcome template without its header video.
@@ -155,7 +160,10 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
  * sandbox, the webhook sink, the captcha stand-in, the outbound queue, the stream
  * poller, the API adapter running the real handler modules, and the SPA from Vite.
  */
-export async function startLocalStack(config: LocalConfig, log: (line: string) => void = () => {}): Promise<LocalStack> {
+export async function startLocalStack(
+  config: LocalConfig,
+  log: (line: string) => void = () => {},
+): Promise<LocalStack> {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -206,7 +214,10 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
           const module = (await import(handlerModule('sms-events'))) as {
             handler: (event: SNSEvent, context: unknown) => Promise<unknown>;
           };
-          await module.handler(sns, localLambdaContext('sms-events', backgroundFunctions.smsEvents.timeoutSeconds * 1000));
+          await module.handler(
+            sns,
+            localLambdaContext('sms-events', backgroundFunctions.smsEvents.timeoutSeconds * 1000),
+          );
           return;
         } catch (error) {
           if (attempt === 3) throw error;
@@ -329,7 +340,8 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
         // Moves the handlers' clock (lambdas/lib/clock.ts) so a code can expire in a test.
         const body = (await readJson(req)) as { ok: boolean; value?: { offsetMs?: unknown } };
         const offset = body.ok ? Number(body.value?.offsetMs ?? 0) : NaN;
-        if (!Number.isFinite(offset)) return send(res, 400, 'application/json', '{"message":"offsetMs must be a number"}');
+        if (!Number.isFinite(offset))
+          return send(res, 400, 'application/json', '{"message":"offsetMs must be a number"}');
         process.env.LOCAL_CLOCK_OFFSET_MS = String(offset);
         return send(res, 200, 'application/json', JSON.stringify({ offsetMs: offset }));
       }
@@ -377,11 +389,21 @@ export async function startLocalStack(config: LocalConfig, log: (line: string) =
         case '/dev/outbox.json':
           return send(res, 200, 'application/json', JSON.stringify(outboxEntries(whatsApp.messages(), sms.messages())));
         case '/dev/outbox':
-          return send(res, 200, 'text/html; charset=utf-8', renderOutbox(outboxEntries(whatsApp.messages(), sms.messages())));
+          return send(
+            res,
+            200,
+            'text/html; charset=utf-8',
+            renderOutbox(outboxEntries(whatsApp.messages(), sms.messages())),
+          );
         case '/dev/webhooks.json':
           return send(res, 200, 'application/json', JSON.stringify(sink.deliveries()));
         case '/dev/queue.json':
-          return send(res, 200, 'application/json', JSON.stringify({ ...outbound.stats(), deadLetters: outbound.deadLetters() }));
+          return send(
+            res,
+            200,
+            'application/json',
+            JSON.stringify({ ...outbound.stats(), deadLetters: outbound.deadLetters() }),
+          );
         case '/dev/captcha.js':
           return send(res, 200, 'text/javascript; charset=utf-8', captchaShimScript());
         default:

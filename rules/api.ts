@@ -9,6 +9,12 @@ export const healthResponseSchema = v.object({
   stage: v.string(),
   database: v.literal('ok'),
   time: v.string(),
+  /**
+   * For the operator: the settings and provider-secret fields still empty or placeholders
+   * (`captcha.siteKey`, `secret:provider.recaptchaSecret`; lib/placeholders.ts). Names only.
+   * Optional here: the visitor's page does not read it.
+   */
+  configuration: v.optional(v.object({ complete: v.boolean(), missing: v.array(v.string()) })),
 });
 export type HealthResponse = v.InferOutput<typeof healthResponseSchema>;
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as v from 'valibot';
 import { healthResponseSchema } from '../../rules/api';
 import type { ApiAdapter } from '../../local/api-adapter';
+import type * as HealthModule from '../../lambdas/handlers/health';
 import { testStaff } from '../support/staff';
 import { signIn } from '../support/tokens';
 import { startTierApi } from '../support/tier-api';
@@ -32,17 +33,93 @@ describe('health route', () => {
 
   it('answers the error shape, not a stack trace, when the table is missing', async () => {
     const { makeHandler } = await import('../../lambdas/handlers/health');
-    const { makeDocumentClient } = await import('../../lambdas/lib/dynamo');
     const handler = makeHandler({
-      db: makeDocumentClient({ STAGE: 'test', APP_MODE: 'local', AWS_REGION: 'ap-south-1', DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint') }),
+      ...(await healthDeps()),
       applicationsTable: 'no-such-table',
-      stage: 'test',
-      clock: () => new Date(),
     });
-    const result = await handler({ requestContext: { requestId: 'r1' }, routeKey: 'GET /api/health' } as never, {} as never);
+    const result = await handler(
+      { requestContext: { requestId: 'r1' }, routeKey: 'GET /api/health' } as never,
+      {} as never,
+    );
     expect(result.statusCode).toBe(500);
-    expect(JSON.parse(result.body ?? '') as unknown).toEqual({ error: { code: 'INTERNAL', message: expect.any(String) as unknown } });
+    expect(JSON.parse(result.body ?? '') as unknown).toEqual({
+      error: { code: 'INTERNAL', message: expect.any(String) as unknown },
+    });
     expect(result.body).not.toMatch(/no-such-table|ResourceNotFound/);
+  });
+});
+
+/** The health handler's ports against DynamoDB Local, with a configured stage unless overridden. */
+async function healthDeps() {
+  const { makeDocumentClient } = await import('../../lambdas/lib/dynamo');
+  const { localSecrets } = await import('../../local/config');
+  return {
+    db: makeDocumentClient({
+      STAGE: 'test',
+      APP_MODE: 'local',
+      AWS_REGION: 'ap-south-1',
+      DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+    }),
+    applicationsTable: inject('tableNames').applications ?? '',
+    stage: 'test',
+    clock: () => new Date(),
+    settingsPlaceholders: [] as string[],
+    otpChannels: 'whatsapp-then-sms' as const,
+    providerSecrets: () => Promise.resolve({ ...localSecrets, webhookUrl: 'https://hooks.example.org/membership' }),
+  };
+}
+
+describe('health route: what the stage still lacks, for the operator', () => {
+  const call = async (handler: ReturnType<typeof HealthModule.makeHandler>) => {
+    const result = await handler(
+      { requestContext: { requestId: 'r1' }, routeKey: 'GET /api/health' } as never,
+      {} as never,
+    );
+    expect(result.statusCode).toBe(200);
+    return v.parse(healthResponseSchema, JSON.parse(result.body ?? '')).configuration;
+  };
+
+  it('says complete when no setting is a placeholder and every secret field is filled', async () => {
+    const { makeHandler } = await import('../../lambdas/handlers/health');
+    expect(await call(makeHandler(await healthDeps()))).toEqual({ complete: true, missing: [] });
+  });
+
+  it("names each placeholder setting and each empty secret field of today's fresh stage, never a value", async () => {
+    const { makeHandler } = await import('../../lambdas/handlers/health');
+    const { settingsFindings } = await import('../../lib/placeholders');
+    const { loadStageConfig } = await import('../../lib/stages');
+    const { providerSecretsSchema } = await import('../../lambdas/adapters/secrets');
+    const settings = settingsFindings(loadStageConfig('prod')).map((f) => f.id);
+    // A fresh stage: the provider secret as the Data stack creates it (all empty, a generated webhook password).
+    const fresh = providerSecretsSchema.parse({ webhookPassword: 'generated-password-value' });
+    const configuration = await call(
+      makeHandler({
+        ...(await healthDeps()),
+        settingsPlaceholders: settings,
+        providerSecrets: () => Promise.resolve(fresh),
+      }),
+    );
+    expect(configuration?.complete).toBe(false);
+    expect(configuration?.missing).toEqual(
+      expect.arrayContaining([
+        'alarmEmail',
+        'captcha.siteKey',
+        'whatsapp.welcomeVideoUrl',
+        'messaging.sms.entityId',
+        'secret:provider.recaptchaSecret',
+        'secret:provider.whatsappToken',
+        'secret:provider.whatsappPhoneNumberId',
+      ]),
+    );
+    expect(JSON.stringify(configuration)).not.toContain('generated-password-value');
+  });
+
+  it('says the provider secret could not be read, and still answers', async () => {
+    const { makeHandler } = await import('../../lambdas/handlers/health');
+    const configuration = await call(
+      makeHandler({ ...(await healthDeps()), providerSecrets: () => Promise.reject(new Error('AccessDenied')) }),
+    );
+    expect(configuration).toEqual({ complete: false, missing: ['secret:provider'] });
   });
 });
 
