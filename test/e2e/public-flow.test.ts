@@ -21,6 +21,7 @@ import {
   seriousAxeViolations,
   viewports,
 } from '../support/browser';
+import { contentSecurityPolicy } from '../../lib/constructs/web-hosting';
 import { findLeaks } from '../support/log-scan';
 import { goodCaptcha, post, submitBody } from '../support/public-flow';
 
@@ -811,6 +812,111 @@ describe.each(['en', 'ta'] as const)('issue 13, the public page, in %s', (langua
         await expect.poll(() => status.getAttribute('data-state')).toBe('error');
         expect(await status.innerText()).toBe(s.health.error);
         await checkAtEveryWidth(o, `public-${language}-service-down`);
+      } finally {
+        await o.context.close();
+      }
+    },
+    SCREENS_TIMEOUT,
+  );
+});
+
+describe("issue 15: reCAPTCHA's badge under our CSP (item 8)", () => {
+  /**
+   * Appended to the local stand-in of api.js: the badge as Google's script adds it, a
+   * wrapper at the end of the body holding a div.grecaptcha-badge drawn with inline style
+   * attributes (fixed at the bottom right, mostly off the screen until hovered), its frame
+   * and a hidden response box.
+   */
+  const googleBadge = `
+(function () {
+  var wrapper = document.createElement('div');
+  wrapper.innerHTML =
+    '<div class="grecaptcha-badge" data-style="bottomright" style="width: 256px; height: 60px; display: block; ' +
+    'transition: right 0.3s; position: fixed; bottom: 14px; right: -186px; box-shadow: gray 0px 0px 5px; ' +
+    'border-radius: 2px; overflow: hidden;"><div class="grecaptcha-logo"><iframe title="reCAPTCHA" width="256" ' +
+    'height="60" role="presentation" frameborder="0" scrolling="no"></iframe></div><div class="grecaptcha-error"></div>' +
+    '<textarea id="g-recaptcha-response" name="g-recaptcha-response" class="g-recaptcha-response" style="width: 250px; ' +
+    'height: 40px; border: 1px solid rgb(193, 193, 193); margin: 10px 25px; padding: 0px; resize: none; display: none;">' +
+    '</textarea></div>';
+  document.body.appendChild(wrapper);
+})();
+`;
+
+  it(
+    "hides the badge and shows Google's notice with both links instead, in English and in Tamil, within a phone's width",
+    async () => {
+      const o = await open('en');
+      const { page } = o;
+      try {
+        // The deployed policy's style-src, applied to style attributes (what it refuses of the
+        // badge). Not the whole policy: the dev server injects the app's own CSS as <style>
+        // elements, which the built site serves as files instead.
+        const styleSrc = contentSecurityPolicy('ap-south-1')
+          .split('; ')
+          .find((directive) => directive.startsWith('style-src '))!;
+        await page.route(`${appUrl}/`, async (route) => {
+          const response = await route.fetch();
+          await route.fulfill({
+            response,
+            headers: {
+              ...response.headers(),
+              'content-security-policy': styleSrc.replace(/^style-src /, 'style-src-attr '),
+            },
+          });
+        });
+        await page.route('**/dev/captcha.js', async (route) => {
+          const response = await route.fetch();
+          await route.fulfill({ response, body: `${await response.text()}\n${googleBadge}` });
+        });
+        await page.addInitScript(() => {
+          const refused: string[] = [];
+          Object.assign(window, { refused });
+          document.addEventListener('securitypolicyviolation', (e) => refused.push(e.effectiveDirective));
+        });
+        await page.reload();
+        const refused = () => page.evaluate(() => (window as unknown as { refused: string[] }).refused);
+
+        // The captcha script loads when the visitor starts on the number.
+        await mobileInput(o).fill(freshMobile());
+        const badge = page.locator('.grecaptcha-badge');
+        await badge.waitFor({ state: 'attached' });
+        // The premise: our CSP refuses the badge its inline styles (and nothing else is refused).
+        await expect.poll(refused).toContain('style-src-attr');
+        expect(new Set(await refused())).toEqual(new Set(['style-src-attr']));
+        expect(await badge.evaluate((el) => getComputedStyle(el).boxShadow)).toBe('none');
+        await expect.poll(() => sendButton(o).isEnabled()).toBe(true);
+
+        for (const language of ['en', 'ta'] as const) {
+          const s = texts[language];
+          if (language === 'ta') await page.getByRole('button', { name: s.language.ta, exact: true }).click();
+          const notice = page.locator('form .captcha-notice');
+          await expect
+            .poll(async () => (await notice.innerText()).replace(/\s+/g, ' '))
+            .toBe(s.step1.captchaNotice.replace(/<\/?\w+>/g, ''));
+          for (const [tag, url] of [
+            ['privacy', 'https://policies.google.com/privacy'],
+            ['terms', 'https://policies.google.com/terms'],
+          ] as const) {
+            const name = new RegExp(`<${tag}>(.*)</${tag}>`).exec(s.step1.captchaNotice)![1]!;
+            const link = notice.getByRole('link', { name, exact: true });
+            expect(await link.isVisible(), `${language} ${tag}`).toBe(true);
+            // Google's own Tamil version for a Tamil reader.
+            expect(await link.getAttribute('href')).toBe(language === 'ta' ? `${url}?hl=ta` : url);
+          }
+          // At 360, 768 and 1280 px: the badge is not shown (nor its frame), nothing is wider
+          // than the screen, the notice is all on the screen.
+          for (const viewport of ['phone', 'tablet', 'desktop'] as const) {
+            await page.setViewportSize(viewports[viewport]);
+            const width = viewports[viewport].width;
+            expect(await badge.isVisible(), `${language} ${width}: badge`).toBe(false);
+            expect(await page.getByTitle('reCAPTCHA').isVisible()).toBe(false);
+            const box = (await notice.boundingBox())!;
+            expect(box.x >= 0 && box.x + box.width <= width, `${language} ${width}: notice within the width`).toBe(
+              true,
+            );
+          }
+          await checkAtEveryWidth(o, `captcha-notice-${language}`);
+        }
       } finally {
         await o.context.close();
       }

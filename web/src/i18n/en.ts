@@ -30,6 +30,9 @@ export const en = {
     send: 'Send WhatsApp OTP',
     sending: 'Sending...',
     captchaLoading: 'Preparing the security check…',
+    // Google's wording, required where its badge is hidden; the links' addresses are in captcha-notice.tsx.
+    captchaNotice:
+      'This site is protected by reCAPTCHA and the Google <privacy>Privacy Policy</privacy> and <terms>Terms of Service</terms> apply.',
     otpSentTo: 'OTP sent to WhatsApp number:',
     otpLabel: 'Enter the 6-digit OTP',
     otpHint: 'Check WhatsApp for a message with your code. It is valid for 5 minutes.',

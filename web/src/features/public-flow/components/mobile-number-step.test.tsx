@@ -50,6 +50,23 @@ describe('mobile number entry', () => {
     expect(mobileFromInput('98765432109999')).toBe('9876543210');
   });
 
+  it("shows Google's reCAPTCHA notice, with its two links opening in a new tab, in either language", async () => {
+    const { i18n } = renderWithI18n(<Harness />);
+    const notice = () => screen.getByText((_, el) => el?.classList.contains('captcha-notice') ?? false);
+    expect(notice().textContent).toBe(
+      'This site is protected by reCAPTCHA and the Google Privacy Policy and Terms of Service apply.',
+    );
+    const link = (name: string) => screen.getByRole<HTMLAnchorElement>('link', { name });
+    expect(link('Privacy Policy').href).toBe('https://policies.google.com/privacy');
+    expect(link('Terms of Service').href).toBe('https://policies.google.com/terms');
+    expect(link('Privacy Policy').target).toBe('_blank');
+
+    await act(() => i18n.changeLanguage('ta'));
+    expect(notice().textContent).toMatch(/^இந்தத் தளம் reCAPTCHA .*Google/);
+    expect(link('தனியுரிமைக் கொள்கையும்').href).toBe('https://policies.google.com/privacy?hl=ta');
+    expect(link('சேவை விதிமுறைகளும்').href).toBe('https://policies.google.com/terms?hl=ta');
+  });
+
   it('enables Send only for a valid Indian mobile number', async () => {
     const user = userEvent.setup();
     renderWithI18n(<Harness />);
@@ -274,7 +291,9 @@ describe('mobile number entry', () => {
     renderWithI18n(<Harness />);
     await user.type(input(), '9876543210');
     await user.click(send());
-    expect((await screen.findByRole('alert')).textContent).toBe('The security check failed. Please reload the page and try again.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The security check failed. Please reload the page and try again.',
+    );
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -288,7 +307,9 @@ describe('mobile number entry', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     const user = userEvent.setup();
     await user.type(input(), '9876543210');
-    expect((await screen.findByRole('alert')).textContent).toBe('The security check failed. Please reload the page and try again.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The security check failed. Please reload the page and try again.',
+    );
     expect(send().disabled).toBe(true);
   });
 

@@ -4,6 +4,7 @@ import { mobileProblem, sanitizeMobileInput } from '../../../../../rules/phone';
 import { requestOtp } from '../api/request-otp';
 import { useCaptcha } from '../hooks/use-captcha';
 import { isResumable, type OtpSnapshot, otpSnapshotOf } from '../utils/flow-storage';
+import { CaptchaNotice } from './captcha-notice';
 import { type Failure, FailureMessage, failureOf } from './failure-message';
 import { fieldAria } from './form-field';
 
@@ -158,6 +159,7 @@ export function MobileNumberStep({
         )}
         {shownFailure && <FailureMessage failure={shownFailure} />}
       </div>
+      <CaptchaNotice />
     </form>
   );
 }
