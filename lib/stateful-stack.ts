@@ -36,6 +36,8 @@ export class StatefulStack extends Stack {
     const secrets = new AppSecrets(this, 'Secrets', { config });
     this.secrets = { provider: secrets.providerSecret, ...secrets.keySecrets, origin: secrets.originSecret };
 
+    this.exportForApp();
+
     new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.spaClient.userPoolClientId });
     new CfnOutput(this, 'ProviderSecretArn', {
@@ -45,5 +47,27 @@ export class StatefulStack extends Stack {
     for (const [key, table] of Object.entries(this.tables)) {
       new CfnOutput(this, `Table${key[0]!.toUpperCase()}${key.slice(1)}`, { value: table.tableName });
     }
+  }
+
+  /**
+   * Every value the App stack imports, exported explicitly. CDK's automatic exports follow
+   * their consumer: the day the App stack stops using one, CDK drops it from this stack too,
+   * and CloudFormation refuses this stack's deploy while the App stack still imports it.
+   * Declared here, an export outlives its use; its name is CDK's own (the stack's name and
+   * the resource's logical id, nothing else), so it is the one the App stack imports.
+   *
+   * A new reference from the App stack needs its line here (test/infra/first-deploy.test.ts
+   * fails without it). Removing one takes two deploys: first the App stack without the use
+   * (this line stays), then this stack without the line.
+   */
+  private exportForApp(): void {
+    for (const table of Object.values(this.tables)) {
+      this.exportValue(table.tableName);
+      this.exportValue(table.tableArn);
+      if (table.tableStreamArn) this.exportValue(table.tableStreamArn);
+    }
+    this.exportValue(this.userPool.userPoolId);
+    this.exportValue(this.spaClient.userPoolClientId);
+    for (const secret of Object.values(this.secrets)) this.exportValue(secret.secretArn);
   }
 }

@@ -1,12 +1,4 @@
-import {
-  CfnOutput,
-  CrossStackReferences,
-  Duration,
-  ReferenceStrength,
-  RemovalPolicy,
-  Stack,
-  type StackProps,
-} from 'aws-cdk-lib';
+import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -19,6 +11,7 @@ import { Monitoring } from './constructs/monitoring';
 import { acknowledgeCdkSingletonFunctions } from './constructs/nag-acknowledgements';
 import { OutboundMessaging } from './constructs/outbound-messaging';
 import { ProjectFunction, pascalCase } from './constructs/project-function';
+import { retainedDataPolicy } from './constructs/retention';
 import { RollupsAgeing } from './constructs/rollups-ageing';
 import { SmsChannel } from './constructs/sms-channel';
 import { WebHosting } from './constructs/web-hosting';
@@ -107,7 +100,9 @@ export class StatelessStack extends Stack {
     // this stack still uses it, which is the protection the data needs.
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config } = props;
-    const logRemovalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // Function and API access logs are the record of who did what: kept when the stack is
+    // deleted or a log group replaced, not left behind by a failed first create.
+    const logRemovalPolicy = retainedDataPolicy(config);
     const functions = new Map<string, ProjectFunction>();
     this.functions = functions;
 
@@ -277,6 +272,8 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, 'SiteUrl', { value: web.siteUrl });
     new CfnOutput(this, 'ApiUrl', { value: `${web.siteUrl}/api`, description: 'The API, through CloudFront' });
     new CfnOutput(this, 'OutboundQueueUrl', { value: outbound.queue.queueUrl });
+    // The preflight reads the topic's policy (may CloudWatch publish?) and its subscriptions.
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn, description: 'Every alarm of the stage' });
     new CfnOutput(this, 'OutboundDeadLetterQueueUrl', { value: outbound.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'SiteBucketName', { value: web.bucket.bucketName });
     new CfnOutput(this, 'DistributionId', { value: web.distribution.distributionId });

@@ -1,6 +1,7 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -57,6 +58,31 @@ export class Alarms extends Construct {
       displayName: `Membership ${config.stage} alarms`,
       enforceSSL: true,
     });
+    // enforceSSL writes a topic policy holding only its deny-without-TLS statement, and any
+    // topic policy replaces SNS's default one: without this statement CloudWatch could not
+    // publish, and every alarm would fire into nothing. Only this account's alarms of this
+    // stage (the names `add` gives them) may publish.
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: `${resourcePrefix(config)}-*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
+    // No alarmEmail is no synth error: the preflight reports a stage without a destination.
     if (config.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
     Validations.of(this.topic).acknowledge({
       id: 'AwsSolutions-SNS2',

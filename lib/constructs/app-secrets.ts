@@ -1,7 +1,8 @@
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { type StageConfig, resourcePrefix } from '../stages';
+import { retainedDataPolicy } from './retention';
 
 export interface AppSecretsProps {
   readonly config: StageConfig;
@@ -41,7 +42,10 @@ export class AppSecrets extends Construct {
 
   constructor(scope: Construct, id: string, { config }: AppSecretsProps) {
     super(scope, id);
-    const removalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // Every secret is kept: the provider secret holds what the operator entered; the keys
+    // hashed the stored codes, counters and recipient counts and signed what is in flight; a
+    // new origin token would refuse every API request until CloudFront is redeployed with it.
+    const removalPolicy = retainedDataPolicy(config);
     // No fixed names: a deleted secret keeps its name for a 30-day recovery window, which
     // would block re-creating a torn-down dev stage. The stack outputs give the ARNs.
     const stage = `(${resourcePrefix(config)})`;

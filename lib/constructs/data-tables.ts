@@ -1,9 +1,9 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { type StageConfig, resourcePrefix } from '../stages';
 import { type KeyDefinition, type TableDefinition, type TableKey, tables } from '../table-definitions';
 import { pascalCase } from './project-function';
+import { retainedDataPolicy } from './retention';
 
 export interface DataTablesProps {
   readonly config: StageConfig;
@@ -32,7 +32,9 @@ export class DataTables extends Construct {
         encryption: dynamodb.TableEncryption.AWS_MANAGED,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         deletionProtection: config.retainData,
-        removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+        // Applications, audit, deliveries and rollups exist nowhere else. The fixed names
+        // are why a failed first create must not keep its tables (lib/constructs/retention.ts).
+        removalPolicy: retainedDataPolicy(config),
         timeToLiveAttribute: definition.ttlAttribute,
         stream: definition.stream && dynamodb.StreamViewType[definition.stream],
       });

@@ -10,6 +10,12 @@ export interface EdgeFirewallProps {
   readonly routes?: readonly RouteDefinition[];
 }
 
+/**
+ * The web ACL's logical id in the Edge stack, fixed whatever the construct's path: it names
+ * the SSM parameter that carries the ACL's ARN to the App stack's region.
+ */
+export const webAclLogicalId = 'EdgeWebAcl';
+
 /** The names of the web ACL's rules, which are also their CloudWatch metric names. */
 export const edgeRuleNames = {
   otpRequestRate: 'OtpRequestRatePerIp',
@@ -144,5 +150,16 @@ export class EdgeFirewall extends Construct {
         },
       ],
     });
+    // A stable identity: the ARN reaches the App stack through CDK's cross-region export
+    // writer (core/lib/dist/core/cross-region-ssm-writer-handler in aws-cdk-lib), which on
+    // update only puts parameters under new names and deletes removed ones: a changed value
+    // under an existing name is never written, and the App stack's reader would not see it
+    // either. A replaced ACL would leave CloudFront on a stale (deleted) ACL's ARN. So the
+    // logical id is fixed, and the name (`membership-<stage>-edge`, pinned by
+    // test/infra/first-deploy.test.ts): a change that needs a replacement fails the Edge
+    // deploy loudly, as CloudFormation does not replace a resource under the same custom
+    // name. A deliberate replacement is three deploys: both stacks without the ACL attached
+    // (the parameter goes), the new ACL, then attached again (a new parameter is written).
+    this.webAcl.overrideLogicalId(webAclLogicalId);
   }
 }

@@ -52,7 +52,9 @@ export function addMembershipStacks(app: App, config: StageConfig, webAssetDir: 
     env,
     tags,
     // The web ACL's ARN crosses from us-east-1: CDK writes it as an SSM parameter in this
-    // stack's region from the Edge stack, and reads it here at deploy time.
+    // stack's region from the Edge stack, and reads it here at deploy time. The parameter
+    // is written once per name, never updated: hence the ACL's fixed identity (edge-firewall.ts).
+    // Data's values come through explicit exports (stateful-stack.ts).
     crossRegionReferences: edge !== undefined,
     config,
     webAssetDir,

@@ -1,7 +1,8 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { type StageConfig, resourcePrefix } from '../stages';
+import { retainedDataPolicy } from './retention';
 
 export interface StaffAuthProps {
   readonly config: StageConfig;
@@ -44,14 +45,18 @@ export class StaffAuth extends Construct {
       featurePlan: cognito.FeaturePlan.PLUS,
       standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION,
       deletionProtection: config.retainData,
-      removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      // Staff accounts and their authenticator enrolments cannot be recreated from code.
+      removalPolicy: retainedDataPolicy(config),
     });
 
     for (const groupName of staffGroupNames) {
-      this.userPool.addGroup(groupName === 'admin' ? 'AdminGroup' : 'ViewerGroup', {
+      const group = this.userPool.addGroup(groupName === 'admin' ? 'AdminGroup' : 'ViewerGroup', {
         groupName,
         description: groupName === 'admin' ? 'Everything, including status changes and erasure' : 'Read-only staff',
       });
+      // Deleting a group deletes its memberships (who is admin): kept with the pool. The
+      // client holds no data: a new one needs only the App stack deployed again.
+      group.applyRemovalPolicy(retainedDataPolicy(config));
     }
 
     this.spaClient = this.userPool.addClient('SpaClient', {

@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { ORIGIN_HEADER } from '../../lambdas/lib/front-door';
 import { parseRuntimeConfig, type RuntimeConfig } from '../../rules/runtime-config';
 import type { StageConfig } from '../stages';
+import { retainedDataPolicy } from './retention';
 
 export interface WebHostingProps {
   readonly config: StageConfig;
@@ -90,8 +91,13 @@ export class WebHosting extends Construct {
     super(scope, id);
     const { config } = props;
     const region = Stack.of(this).region;
+    // Both buckets are kept on update or delete where the stage retains data (not after a
+    // failed first create: lib/constructs/retention.ts). The logs bucket holds CloudFront's
+    // and S3's access logs, which nothing can recreate. The site bucket holds only the build,
+    // but destroying it would take the auto-delete helper, a function allowed to delete every
+    // object, which such a stage does without; after a stack delete it is emptied by hand.
     const removal = config.retainData
-      ? { removalPolicy: RemovalPolicy.RETAIN }
+      ? { removalPolicy: retainedDataPolicy(config) }
       : { removalPolicy: RemovalPolicy.DESTROY, autoDeleteObjects: true };
 
     this.logsBucket = new s3.Bucket(this, 'LogsBucket', {

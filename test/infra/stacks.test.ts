@@ -164,7 +164,7 @@ describe('data tables', () => {
     for (const [id, table] of ofType(data, 'AWS::DynamoDB::Table')) {
       expect(table.Properties.PointInTimeRecoverySpecification, id).toEqual({ PointInTimeRecoveryEnabled: true });
       expect(table.Properties.DeletionProtectionEnabled, id).toBe(true);
-      expect(table.DeletionPolicy, id).toBe('Retain');
+      expect(table.DeletionPolicy, id).toBe('RetainExceptOnCreate');
       expect(table.UpdateReplacePolicy, id).toBe('Retain');
     }
   });
