@@ -197,8 +197,20 @@ export const stageConfigSchema = z
           en: z.object({ name: z.string().min(1), language: z.string().min(2) }),
           ta: z.object({ name: z.string().min(1), language: z.string().min(2) }),
         })
-        .default({ en: { name: 'welcome_message', language: 'en_US' }, ta: { name: 'welcome_message', language: 'ta' } }),
+        .default({
+          en: { name: 'welcome_message', language: 'en_US' },
+          ta: { name: 'welcome_message', language: 'ta' },
+        }),
       welcomeVideoUrl: z.url(),
+      /**
+       * The WhatsApp Business Account id (WhatsApp Manager → Account tools, or Business
+       * settings → WhatsApp accounts): not a secret, and not needed to send. The preflight
+       * reads the templates' approval through it (`npm run preflight`, docs/PREFLIGHT.md).
+       */
+      businessAccountId: z
+        .string()
+        .regex(/^\d{5,20}$/)
+        .optional(),
     }),
     /** Receives every alarm of the stage (confirm the subscription e-mail after the first deploy). */
     alarmEmail: z.email().optional(),
@@ -340,7 +352,10 @@ const base = {
     authTemplate: 'auth2',
     authTemplateLanguage: 'en',
     // One template name, approved in WhatsApp Manager in both languages.
-    welcomeTemplates: { en: { name: 'welcome_message', language: 'en_US' }, ta: { name: 'welcome_message', language: 'ta' } },
+    welcomeTemplates: {
+      en: { name: 'welcome_message', language: 'en_US' },
+      ta: { name: 'welcome_message', language: 'ta' },
+    },
     welcomeVideoUrl,
   },
 } as const satisfies Partial<StageConfigInput>;
