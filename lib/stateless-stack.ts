@@ -1,3 +1,4 @@
+import { requestDeadlineMs } from '../lambdas/lib/time-budget';
 import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -11,6 +12,7 @@ import { Monitoring } from './constructs/monitoring';
 import { acknowledgeCdkSingletonFunctions } from './constructs/nag-acknowledgements';
 import { OutboundMessaging } from './constructs/outbound-messaging';
 import { ProjectFunction, pascalCase } from './constructs/project-function';
+import { settingsFindings } from './placeholders';
 import { retainedDataPolicy } from './constructs/retention';
 import { RollupsAgeing } from './constructs/rollups-ageing';
 import { SmsChannel } from './constructs/sms-channel';
@@ -134,6 +136,8 @@ export class StatelessStack extends Stack {
       OTP_VERIFY_MAX_PER_HOUR: String(limits.otpVerifyMaxPerHour),
       OTP_VERIFY_MAX_PER_IP_PER_HOUR: String(limits.otpVerifyMaxPerIpPerHour),
       VERIFICATION_TTL_SECONDS: String(limits.verificationTtlSeconds),
+      // The code request's one deadline, below its function's timeout (lambdas/lib/time-budget.ts).
+      REQUEST_DEADLINE_MS: String(requestDeadlineMs(apiFunctionTimeoutSeconds)),
     };
 
     // SMS through End User Messaging SMS, where the stage has it (messaging.sms).
@@ -191,6 +195,14 @@ export class StatelessStack extends Stack {
           api: true,
           ...handlerNeeds(routes, route.handler),
           reservedConcurrentExecutions: config.api.reservedConcurrency[route.handler],
+          // The health route names the stage's settings still holding placeholders.
+          ...(route.handler === 'health' && {
+            environment: {
+              STAGE_PLACEHOLDERS: settingsFindings(config)
+                .map((f) => f.id)
+                .join(','),
+            },
+          }),
         });
       routeFunctions.set(route, fn);
     }

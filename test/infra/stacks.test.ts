@@ -8,6 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
 import { providerSecretsSchema } from '../../lambdas/adapters/secrets';
+import { ANSWER_MARGIN_MS } from '../../lambdas/lib/time-budget';
 import { providerSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks, addNagChecks, stackNames } from '../../lib/constructs/membership-stacks';
 import { pascalCase } from '../../lib/constructs/project-function';
@@ -309,6 +310,26 @@ describe('functions', () => {
       const env = (fn.Properties.Environment as { Variables: Json }).Variables;
       expect(env, id).toMatchObject({ STAGE: 'prod', APP_MODE: 'aws', NODE_OPTIONS: '--enable-source-maps' });
     }
+  });
+
+  it("gives the code request one deadline below its function's timeout, with room for the answer", () => {
+    const [, fn] = functionByHandler('otp-request');
+    const env = (fn.Properties.Environment as { Variables: Json }).Variables;
+    const deadlineMs = Number(env.REQUEST_DEADLINE_MS);
+    const timeoutMs = (fn.Properties.Timeout as number) * 1000;
+    expect(deadlineMs).toBeGreaterThan(0);
+    // Captcha, the code's write and both sends end by the deadline; the answer needs the rest.
+    expect(deadlineMs).toBeLessThanOrEqual(timeoutMs - ANSWER_MARGIN_MS);
+  });
+
+  it("tells the health function which of the stage's settings are placeholders (names only)", () => {
+    const [, fn] = functionByHandler('health');
+    const env = (fn.Properties.Environment as { Variables: Json }).Variables;
+    // prod's settings today: the reCAPTCHA site key, the welcome video, the DLT ids, no alarm e-mail.
+    expect(String(env.STAGE_PLACEHOLDERS).split(',')).toEqual(
+      expect.arrayContaining(['alarmEmail', 'captcha.siteKey', 'whatsapp.welcomeVideoUrl', 'messaging.sms.entityId']),
+    );
+    expect(String(env.STAGE_PLACEHOLDERS)).not.toMatch(/PLACEHOLDER|youtube/);
   });
 
   it('gives each function exactly the tables of its definition, with the access it names', () => {
