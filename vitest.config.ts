@@ -13,6 +13,7 @@ export default defineConfig({
             'local/**/*.test.ts',
             'web/src/**/*.test.{ts,tsx}',
             'test/support/**/*.test.ts',
+            'ops/**/*.test.ts',
           ],
           environment: 'node',
         },

@@ -10,11 +10,11 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { GetTopicAttributesCommand, ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import type { ProviderSecrets } from '../../lambdas/adapters/secrets';
-import { loadStageConfig, stageConfigSchema, stageConfigs, type StageConfig } from '../../lib/stages';
-import { concurrencyNeeds, rallySmsSpend } from '../../ops/preflight-quotas';
-import { formatReport } from '../../ops/preflight-report';
-import { runPreflight, type PreflightDeps } from '../../ops/preflight';
+import type { ProviderSecrets } from '../lambdas/adapters/secrets';
+import { loadStageConfig, stageConfigSchema, stageConfigs, type StageConfig } from '../lib/stages';
+import { concurrencyNeeds, rallySmsSpend } from './preflight-quotas';
+import { formatReport } from './preflight-report';
+import { runPreflight, type PreflightDeps } from './preflight';
 
 // The preflight (ops/preflight.ts) against today's settings, offline, and against a
 // complete stage whose AWS, Google and Meta answers are fakes: each check is turned wrong
