@@ -236,3 +236,29 @@ export async function checkStack(
   }
   return outputsOf(found);
 }
+
+/**
+ * `waf.enabled: false` no longer synthesizes the Edge stack, so `cdk deploy` leaves the one
+ * deployed before in us-east-1 and `cdk destroy` of it only warns: it is found here, and
+ * deleted with CloudFormation once the App stack no longer uses its web ACL.
+ */
+export async function checkLeftoverEdge(
+  report: PreflightReport,
+  client: CloudFormationClient,
+  stack: { name: string; app: string; region: string; stage: string },
+): Promise<void> {
+  const { name, app, region, stage } = stack;
+  const found = await read(
+    report,
+    { action: 'cloudformation:DescribeStacks', region, what: `Whether ${name} is left over` },
+    () => describeStack(client, name),
+  );
+  if (!found || found.StackStatus === 'DELETE_COMPLETE') return;
+  report.add({
+    id: `stack:${name}`,
+    severity: 'warning',
+    problem: `${name} is still deployed in ${region} although waf.enabled is false for ${stage}.`,
+    why: 'Turning the firewall off does not delete its stack: the web ACL keeps costing about 5 USD a month, and while the App stack still names it, CloudFront still filters through it.',
+    fix: `Deploy the App stack first so that CloudFront lets go of the web ACL (npx cdk deploy ${app} -c stage=${stage}), then: aws cloudformation delete-stack --stack-name ${name} --region ${region} (docs/RUNBOOK.md, "Turn the firewall off").`,
+  });
+}

@@ -462,6 +462,27 @@ describe('what degrades warns, without blocking', () => {
   });
 });
 
+describe('the firewall turned off', () => {
+  const withoutWaf: StageConfig = { ...complete, waf: { ...complete.waf, enabled: false } };
+
+  it('finds the Edge stack left in us-east-1 and says to deploy App first, then delete it', async () => {
+    const { report, warnings, text } = await preflight(withoutWaf, world());
+    expect(warnings).toEqual(['stack:Membership-prod-Edge']);
+    expect(report.exitCode).toBe(0);
+    expect(text).toContain('npx cdk deploy Membership-prod-App -c stage=prod');
+    expect(text).toContain('aws cloudformation delete-stack --stack-name Membership-prod-Edge --region us-east-1');
+  });
+
+  it('says nothing once the Edge stack is gone', async () => {
+    const w = world((m) =>
+      m.edge.on(DescribeStacksCommand, { StackName: 'Membership-prod-Edge' }).rejects(notFound('Membership-prod-Edge')),
+    );
+    const { warnings, notes } = await preflight(withoutWaf, w);
+    expect(warnings).toEqual([]);
+    expect(notes).toEqual(['captcha.domains']);
+  });
+});
+
 describe('what the stage needs of the account', () => {
   it("prod: docs/CAPACITY.md's 270 reserved + 100 unreserved + the other functions' 129", () => {
     expect(concurrencyNeeds(complete)).toEqual({ reserved: 270, unreservedPeak: 129, floor: 370, need: 499 });

@@ -15,7 +15,7 @@ import { isPlaceholder, settingsFindings, usesSms } from '../lib/placeholders';
 import { stackNames } from '../lib/stack-names';
 import { loadStageConfig, type StageConfig } from '../lib/stages';
 import { runCommand } from './cli';
-import { AwsUnreachable, checkBootstrap, checkStack, EDGE_REGION } from './preflight-aws';
+import { AwsUnreachable, checkBootstrap, checkLeftoverEdge, checkStack, EDGE_REGION } from './preflight-aws';
 import { checkAlarmDestination, checkProviderSecret } from './preflight-deployed';
 import { checkLambdaConcurrency, checkSms } from './preflight-quotas';
 import { captchaDomainsNote, checkCaptchaSecret, checkWhatsapp } from './preflight-providers';
@@ -74,6 +74,13 @@ async function deployedChecks(
   });
   if (config.waf.enabled) {
     await checkStack(report, deps.edgeCloudFormation, { name: names.edge, region: EDGE_REGION, stage });
+  } else {
+    await checkLeftoverEdge(report, deps.edgeCloudFormation, {
+      name: names.edge,
+      app: names.app,
+      region: EDGE_REGION,
+      stage,
+    });
   }
 
   if (data) {
