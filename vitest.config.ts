@@ -9,6 +9,7 @@ export default defineConfig({
           name: 'unit',
           include: [
             'rules/**/*.test.ts',
+            'contracts/**/*.test.ts',
             'lambdas/**/*.test.ts',
             'local/**/*.test.ts',
             'web/src/**/*.test.{ts,tsx}',

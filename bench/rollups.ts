@@ -13,7 +13,7 @@ import { ensureTables, localTableNames, startDynamoDbLocal } from '../local/dyna
 import { freePort } from '../local/ports';
 import { localLambdaContext } from '../local/queue';
 import { startStreamPoller } from '../local/stream-poller';
-import { tables, type TableKey } from '../lib/table-definitions';
+import { tables, type TableKey } from '../contracts/table-definitions';
 import { makeRollupsStore, type RollupState, type RollupsStore } from '../lambdas/adapters/rollups';
 import { meterCapacity } from '../lambdas/lib/capacity-meter';
 import { rebuildRollups } from '../lambdas/lib/rollups-rebuild';

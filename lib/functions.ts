@@ -3,7 +3,8 @@
 // Plain data: the App stack builds one ProjectFunction per route and per entry here.
 
 import type { RouteDefinition } from './api-routes';
-import { tables, type TableKey } from './table-definitions';
+import { applicationsStreamTimeoutSeconds } from '../contracts/rollups-fence';
+import { tables, type TableKey } from '../contracts/table-definitions';
 
 export type TableAccess = 'read' | 'write' | 'readwrite';
 
@@ -95,7 +96,7 @@ export const backgroundFunctions = {
     handler: 'applications-stream',
     description: 'Updates report rollups from the applications stream',
     tables: [{ table: 'rollups', access: 'readwrite' }],
-    timeoutSeconds: 60,
+    timeoutSeconds: applicationsStreamTimeoutSeconds,
   },
   /** Daily at 00:00 IST: moves counted ages across bucket boundaries (birthdays). */
   rollupsAgeing: {
@@ -105,13 +106,6 @@ export const backgroundFunctions = {
     timeoutSeconds: 300,
   },
 } as const satisfies Record<string, BackgroundFunctionDefinition>;
-
-/**
- * How long a change of the rollups' META (ageing marker, generations) waits before it
- * relies on every writer having seen it: longer than a stream consumer invocation may
- * run, plus the birthday index's propagation. See lambdas/lib/rollups-ageing.ts.
- */
-export const rollupsFenceSeconds = backgroundFunctions.applicationsStream.timeoutSeconds + 30;
 
 function isTableKey(name: string): name is TableKey {
   return Object.hasOwn(tables, name);

@@ -1,30 +1,11 @@
-import type { ProviderSecrets } from '../lambdas/adapters/secrets';
-import { stackNames } from './stack-names';
+import { type ConfigFinding, isPlaceholder, usesSms, usesWhatsapp } from '../contracts/config-findings';
+import { stackNames } from '../contracts/stack-names';
 import type { StageConfig } from './stages';
 
 // What a stage still lacks before it can serve visitors: placeholders left in its settings
-// (lib/stages.ts) and empty fields of its provider secret. One list, read by the health
-// route (which names the missing settings to the operator) and by the preflight
-// (`npm run preflight -- --stage <name>`, which also says why and how to fix each).
-
-/** `blocking`: visitors would not be served (or nobody would hear of it); `warning`: a part degrades. */
-export type FindingSeverity = 'blocking' | 'warning';
-
-export interface ConfigFinding {
-  /** The setting or secret field, as the operator edits it: `captcha.siteKey`, `secret:provider.recaptchaSecret`. */
-  readonly id: string;
-  readonly severity: FindingSeverity;
-  /** What is wrong, in one sentence. */
-  readonly problem: string;
-  /** What a visitor or operator would suffer from it. */
-  readonly why: string;
-  /** The exact command or console step that fixes it. */
-  readonly fix: string;
-}
-
-/** A value nobody has filled in yet: empty, or still carrying the word PLACEHOLDER. */
-export const isPlaceholder = (value: string | undefined): boolean =>
-  value === undefined || value.trim() === '' || /placeholder/i.test(value);
+// (lib/stages.ts); the provider secret's empty fields are in contracts/config-findings.ts.
+// One list, read by the health route (which names the missing settings to the operator) and
+// by the preflight (`npm run preflight -- --stage <name>`, which also says why and how to fix each).
 
 /**
  * WhatsApp fetches a template's video header itself and accepts only the file (MP4 or
@@ -116,68 +97,4 @@ export function settingsFindings(config: StageConfig): ConfigFinding[] {
     }
   }
   return findings;
-}
-
-/** What the channel checks read of a stage: its OTP channels. */
-type ChannelsOf = { readonly messaging: Pick<StageConfig['messaging'], 'otpChannels'> };
-
-/** The stage sends codes or welcomes by WhatsApp. */
-export const usesWhatsapp = (config: ChannelsOf): boolean => config.messaging.otpChannels !== 'sms';
-/** The stage sends codes (or notices) by SMS. */
-export const usesSms = (config: ChannelsOf): boolean => config.messaging.otpChannels !== 'whatsapp';
-
-/** Findings of the provider secret's values (never printed: only which field is empty). */
-export function providerSecretFindings(
-  secret: ProviderSecrets,
-  config: { readonly stage: string } & ChannelsOf,
-): ConfigFinding[] {
-  const fix = (field: string) =>
-    `Put ${field} into the provider secret: the ProviderSecretArn output of ${stackNames(config).data} (docs/RUNBOOK.md, "Secrets: set and rotate").`;
-  const fields: Array<{ field: keyof ProviderSecrets; severity: FindingSeverity; why: string; when: boolean }> = [
-    {
-      field: 'recaptchaSecret',
-      severity: 'blocking',
-      why: 'Without it no captcha can be checked: every code request answers CAPTCHA_FAILED.',
-      when: true,
-    },
-    {
-      field: 'whatsappToken',
-      severity: 'blocking',
-      why: 'Without it WhatsApp refuses every send: code requests answer WHATSAPP_NOT_CONFIGURED (or fall back to SMS).',
-      when: usesWhatsapp(config),
-    },
-    {
-      field: 'whatsappPhoneNumberId',
-      severity: 'blocking',
-      why: 'Without it there is no number to send from: code requests answer WHATSAPP_NOT_CONFIGURED (or fall back to SMS).',
-      when: usesWhatsapp(config),
-    },
-    {
-      field: 'whatsappAppSecret',
-      severity: 'warning',
-      why: "Meta's delivery reports cannot be verified and are refused: the page never learns a code was delivered, and the delivery-rate alarm reads nothing.",
-      when: usesWhatsapp(config),
-    },
-    {
-      field: 'whatsappVerifyToken',
-      severity: 'warning',
-      why: "Meta's webhook subscription cannot be confirmed, so no delivery report arrives.",
-      when: usesWhatsapp(config),
-    },
-    {
-      field: 'webhookUrl',
-      severity: 'warning',
-      why: 'Applications are not posted to the automation webhook: each waits in the queue, then in the dead-letter queue (the dead-letters alarm fires).',
-      when: true,
-    },
-  ];
-  return fields
-    .filter(({ field, when }) => when && isPlaceholder(secret[field]))
-    .map(({ field, severity, why }) => ({
-      id: `secret:provider.${field}`,
-      severity,
-      problem: `${field} is empty (or a placeholder) in the provider secret of ${config.stage}.`,
-      why,
-      fix: fix(field),
-    }));
 }

@@ -8,7 +8,7 @@ import { DataTables } from './constructs/data-tables';
 import { StaffAuth } from './constructs/staff-auth';
 import type { SecretName } from './functions';
 import type { StageConfig } from './stages';
-import type { TableKey } from './table-definitions';
+import type { TableKey } from '../contracts/table-definitions';
 
 export interface StatefulStackProps extends StackProps {
   readonly config: StageConfig;

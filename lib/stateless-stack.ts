@@ -29,7 +29,7 @@ import {
   secretEnvVars,
 } from './functions';
 import type { StageConfig } from './stages';
-import { type TableKey, tables as tableDefinitions } from './table-definitions';
+import { type TableKey, tables as tableDefinitions } from '../contracts/table-definitions';
 
 export interface StatelessStackProps extends StackProps {
   readonly config: StageConfig;

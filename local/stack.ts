@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { routes } from '../lib/api-routes';
 import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions';
 import { requestDeadlineMs } from '../lambdas/lib/time-budget';
-import { tables, type TableKey } from '../lib/table-definitions';
+import { tables, type TableKey } from '../contracts/table-definitions';
 import type { RuntimeConfig } from '../rules/runtime-config';
 import { startApiAdapter, type ApiAdapter } from './api-adapter';
 import { captchaShimScript, startCaptchaStandIn } from './captcha';

@@ -1,8 +1,8 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetTopicAttributesCommand, ListSubscriptionsByTopicCommand, type SNSClient } from '@aws-sdk/client-sns';
 import { providerSecretsSchema, type ProviderSecrets } from '../lambdas/adapters/secrets';
-import { providerSecretFindings } from '../lib/placeholders';
-import { stackNames } from '../lib/stack-names';
+import { providerSecretFindings } from '../contracts/config-findings';
+import { stackNames } from '../contracts/stack-names';
 import type { StageConfig } from '../lib/stages';
 import { read } from './preflight-aws';
 import type { PreflightReport } from './preflight-report';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ProviderSecrets } from '../lambdas/adapters/secrets';
 import { publicFlowEnvSchema } from '../lambdas/lib/env';
-import { isPlaceholder, usesWhatsapp } from '../lib/placeholders';
+import { isPlaceholder, usesWhatsapp } from '../contracts/config-findings';
 import { whatsappTiers, type StageConfig } from '../lib/stages';
 import type { PreflightReport } from './preflight-report';
 

@@ -6,7 +6,7 @@ import {
   type PinpointSMSVoiceV2Client,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { routes } from '../lib/api-routes';
-import { isPlaceholder } from '../lib/placeholders';
+import { isPlaceholder } from '../contracts/config-findings';
 import { rallyModel } from '../lib/rally-model';
 import { routeKey, type StageConfig } from '../lib/stages';
 import { read } from './preflight-aws';

@@ -1,4 +1,4 @@
-import type { ConfigFinding, FindingSeverity } from '../lib/placeholders';
+import type { ConfigFinding, FindingSeverity } from '../contracts/config-findings';
 import type { StageConfig } from '../lib/stages';
 
 // What the preflight found, and how it prints: every finding says what is wrong, why it

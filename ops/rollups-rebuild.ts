@@ -7,12 +7,11 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { rollupsFenceSeconds } from '../lib/functions';
+import { rollupsFenceSeconds } from '../contracts/rollups-fence';
 import { makeRollupsStore } from '../lambdas/adapters/rollups';
 import { rebuildRollups, type RebuildResult } from '../lambdas/lib/rollups-rebuild';
 import { clientOptions, resolveTarget } from './target';
 import { runCommand } from './cli';
-
 
 const usage = `Usage:
   npm run rollups:rebuild [-- --stage NAME] [--force] [--keep-previous] [--segments N]

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { z } from 'zod';
-import { tables, type TableKey } from '../lib/table-definitions';
+import { tables, type TableKey } from '../contracts/table-definitions';
 import { stackNames } from '../lib/constructs/membership-stacks';
 import { loadStageConfig } from '../lib/stages';
 
@@ -99,7 +99,10 @@ async function stageTarget(stage: string): Promise<Target> {
 }
 
 /** `--stage NAME` selects a deployed stage; otherwise the local stack under LOCAL_DATA_DIR. */
-export function resolveTarget(stage: string | undefined, dataDir = process.env.LOCAL_DATA_DIR ?? '.local'): Promise<Target> {
+export function resolveTarget(
+  stage: string | undefined,
+  dataDir = process.env.LOCAL_DATA_DIR ?? '.local',
+): Promise<Target> {
   return stage ? stageTarget(stage) : Promise.resolve(localTarget(dataDir));
 }
 

@@ -52,7 +52,7 @@ import type {
   DynamoDBStreamEvent,
   SQSEvent,
 } from 'aws-lambda';
-import { tables, type TableKey } from '../../lib/table-definitions';
+import { tables, type TableKey } from '../../contracts/table-definitions';
 import { applicationKey, makeApplicationRepository } from '../../lambdas/adapters/applications';
 import { makeDeliveryStore } from '../../lambdas/adapters/deliveries';
 import { makeWhatsAppRecipients } from '../../lambdas/adapters/whatsapp-recipients';
@@ -77,7 +77,15 @@ import { legacyColumns, parseLegacyRow } from '../../rules/legacy-import';
 import { reportSummarySchema } from '../../rules/report';
 import { applicationFiltersSchema, listResponseSchema, statusChangeResponseSchema } from '../../rules/staff-api';
 import { submitBody } from '../../test/support/public-flow';
-import { istDayOf, listEvent, putAll, randomSource, type Random, shiftDay, staffEvent } from '../../test/support/rollups';
+import {
+  istDayOf,
+  listEvent,
+  putAll,
+  randomSource,
+  type Random,
+  shiftDay,
+  staffEvent,
+} from '../../test/support/rollups';
 import { atMost, type Figure, median, report, runPart, say } from '../figures';
 
 /** BENCH_DYNAMO_SMALL and BENCH_DYNAMO_LARGE change the sizes (for a quick try; the figures' names follow). */
@@ -509,7 +517,11 @@ runPart('dynamo', async (add) => {
         list: (filters, page) => listApplications(db, names.applications, filters, page),
         total,
         // Its writes are part of what a page costs: the reader's window counter.
-        audit: makeReadAudit(db, { audit: names.audit, rateLimits: names.rateLimits }, { rows: 500, windowMinutes: 60 }),
+        audit: makeReadAudit(
+          db,
+          { audit: names.audit, rateLimits: names.rateLimits },
+          { rows: 500, windowMinutes: 60 },
+        ),
         clock: () => new Date(),
       }),
       stream: stream.makeHandler({ rollups, clock: () => new Date() }),
@@ -721,13 +733,17 @@ runPart('dynamo', async (add) => {
         let rows = 0;
         let cursor: string | undefined;
         do {
-          const page = await handlers.list(listEvent({ pageSize: 1000, exportId, ...(cursor && { cursor }) }), context());
+          const page = await handlers.list(
+            listEvent({ pageSize: 1000, exportId, ...(cursor && { cursor }) }),
+            context(),
+          );
           const body = listResponseSchema.parse(answer(page, 200, 'export page'));
           rows += body.items.length;
           cursor = body.nextCursor;
         } while (cursor);
         const completed = await review.completeExport(exportId, actor, new Date());
-        if (completed === 'not-found' || completed.rows !== rows) throw new Error('export not completed with the rows served');
+        if (completed === 'not-found' || completed.rows !== rows)
+          throw new Error('export not completed with the rows served');
         return { rows, expected };
       });
       const { rows, expected } = exported.result;

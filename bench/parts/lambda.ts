@@ -42,7 +42,7 @@ import {
   secretEnvVars,
   type TableGrant,
 } from '../../lib/functions';
-import { tables } from '../../lib/table-definitions';
+import { tables } from '../../contracts/table-definitions';
 import { below, median, report, runPart, say } from '../figures';
 
 const root = resolve(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod';
-import { providerSecretFindings } from '../../lib/placeholders';
+import { providerSecretFindings } from '../../contracts/config-findings';
 import type { HealthResponse } from '../../rules/api';
 import { makeSecretsLoader, type ProviderSecrets, secretsEnvSchema } from '../adapters/secrets';
 import { baseEnvSchema, otpChannelModes, parseEnv, tableName, type OtpChannelMode } from '../lib/env';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { rollupsFenceSeconds } from '../../lib/functions';
+import { rollupsFenceSeconds } from '../../contracts/rollups-fence';
 import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { tables, type TableKey } from '../../lib/table-definitions';
+import { tables, type TableKey } from '../../contracts/table-definitions';
 
 // Environment shared by every function, parsed once at cold start. The CDK stack and
 // the local stack set the same variables; a missing one fails the cold start loudly

@@ -1,12 +1,12 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, type MetricName } from '../../lib/metric-definitions';
+import { METRICS_NAMESPACE, type MetricName } from '../../contracts/metric-definitions';
 
 // Business and health counters as CloudWatch embedded metrics (one JSON log line per
 // flush, no API call). The stage is a dimension, so the per-stage dashboard and alarms
 // read their own stage. Locally they are off (POWERTOOLS_METRICS_DISABLED) to keep the
-// console readable. The names (and the namespace) are plain data in lib/, where the dashboard and the
+// console readable. The names (and the namespace) are plain data in contracts/, where the dashboard and the
 // alarms read them too: one list for what is published and what is watched.
-export { METRICS_NAMESPACE, type MetricName, metricNames } from '../../lib/metric-definitions';
+export { METRICS_NAMESPACE, type MetricName, metricNames } from '../../contracts/metric-definitions';
 
 export const metrics = new Metrics({
   namespace: METRICS_NAMESPACE,

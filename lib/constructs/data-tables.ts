@@ -1,7 +1,7 @@
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { type StageConfig, resourcePrefix } from '../stages';
-import { type KeyDefinition, type TableDefinition, type TableKey, tables } from '../table-definitions';
+import { type KeyDefinition, type TableDefinition, type TableKey, tables } from '../../contracts/table-definitions';
 import { pascalCase } from './project-function';
 import { retainedDataPolicy } from './retention';
 
@@ -14,7 +14,7 @@ const attribute = (key: KeyDefinition): dynamodb.Attribute => ({
   type: key.type === 'S' ? dynamodb.AttributeType.STRING : dynamodb.AttributeType.NUMBER,
 });
 
-/** Every DynamoDB table, built from lib/table-definitions.ts and nothing else. */
+/** Every DynamoDB table, built from contracts/table-definitions.ts and nothing else. */
 export class DataTables extends Construct {
   public readonly tables: Readonly<Record<TableKey, dynamodb.Table>>;
 

@@ -2,7 +2,7 @@ import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { EdgeStack } from '../edge-stack';
 import { StatefulStack } from '../stateful-stack';
-import { stackNames } from '../stack-names';
+import { stackNames } from '../../contracts/stack-names';
 import { StatelessStack } from '../stateless-stack';
 import type { StageConfig } from '../stages';
 

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../api-routes';
-import { METRICS_NAMESPACE, type MetricName, stageMetricDimensions } from '../metric-definitions';
+import { METRICS_NAMESPACE, type MetricName, stageMetricDimensions } from '../../contracts/metric-definitions';
 import { resourcePrefix, routeKey, type StageConfig } from '../stages';
 import type { Alarms } from './alarms';
 import { edgeRuleNames } from './edge-firewall';

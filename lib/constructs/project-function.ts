@@ -10,14 +10,14 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { TableAccess } from '../functions';
 import type { StageConfig } from '../stages';
-import type { TableDefinition } from '../table-definitions';
+import type { TableDefinition } from '../../contracts/table-definitions';
 
 /** Repository root, from this file's place in it (lib/constructs/). */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface FunctionTableGrant {
   readonly table: dynamodb.ITable;
-  /** Its entry in lib/table-definitions.ts: env var name and indexes. */
+  /** Its entry in contracts/table-definitions.ts: env var name and indexes. */
   readonly definition: TableDefinition;
   readonly access: TableAccess;
   /** GetItem of these partition keys only (lib/functions.ts, TableGrant.items). */

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks } from '../../lib/constructs/membership-stacks';
 import { projectRoot } from '../../lib/constructs/project-function';
-import { stackNames } from '../../lib/stack-names';
+import { stackNames } from '../../contracts/stack-names';
 import { loadStageConfig, stageConfigSchema, stageNames } from '../../lib/stages';
 
 // Issue 15: the instructions name only things that exist. README.md and docs/*.md are read
 // as an operator reads them, and every stack, stack output, stage setting, npm script and
-// stage they name is looked up in the code: the stack names in lib/stack-names.ts (Edge
+// stage they name is looked up in the code: the stack names in contracts/stack-names.ts (Edge
 // only where the stage has `waf.enabled`) and in one synthesis of prod (bundling skipped),
 // the outputs in that synthesis, the settings in `stageConfigSchema`, the scripts in
 // package.json. What counts as a mention of each is written beside its rule below.

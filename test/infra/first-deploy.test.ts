@@ -8,7 +8,7 @@ import { EdgeFirewall, webAclLogicalId } from '../../lib/constructs/edge-firewal
 import { EDGE_REGION, addMembershipStacks, stackNames } from '../../lib/constructs/membership-stacks';
 import { StatefulStack } from '../../lib/stateful-stack';
 import { type StageConfig, loadStageConfig } from '../../lib/stages';
-import { allTables } from '../../lib/table-definitions';
+import { allTables } from '../../contracts/table-definitions';
 
 // Issue 15, the template side of a first deploy: alarms that can reach the topic, data kept
 // on update or delete but not after a failed create, a web ACL whose identity cannot change

@@ -10,7 +10,7 @@ import { pascalCase, projectRoot } from '../../lib/constructs/project-function';
 import { apiForwardedHeaders, originVerifyHeader } from '../../lib/constructs/web-hosting';
 import { edgeRuleNames } from '../../lib/constructs/edge-firewall';
 import { backgroundFunctions, handlerNeeds, secretEnvVars } from '../../lib/functions';
-import { METRICS_NAMESPACE, stageMetricDimensions } from '../../lib/metric-definitions';
+import { METRICS_NAMESPACE, stageMetricDimensions } from '../../contracts/metric-definitions';
 import { rallyLimits, rallyModel } from '../../lib/rally-model';
 import { loadStageConfig, stageConfigSchema, stageConfigs } from '../../lib/stages';
 

@@ -9,7 +9,7 @@ import { projectRoot } from '../../lib/constructs/project-function';
 import { edgeRuleNames } from '../../lib/constructs/edge-firewall';
 import { publicFlowRoutes } from '../../lib/constructs/http-api';
 import { backgroundFunctions } from '../../lib/functions';
-import { METRICS_NAMESPACE, metricNames, stageMetricDimensions } from '../../lib/metric-definitions';
+import { METRICS_NAMESPACE, metricNames, stageMetricDimensions } from '../../contracts/metric-definitions';
 import { type StageConfig, loadStageConfig, routeKey, stageConfigSchema, stageConfigs } from '../../lib/stages';
 
 // Issue 8, the CDK side: stage settings, alarms, the dashboard, the edge firewall and the

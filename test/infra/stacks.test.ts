@@ -17,12 +17,12 @@ import {
   backgroundFunctions,
   handlerNeeds,
   handlerTableGrants,
-  rollupsFenceSeconds,
   type SecretName,
   secretEnvVars,
 } from '../../lib/functions';
 import { loadStageConfig } from '../../lib/stages';
-import { allTables, tables } from '../../lib/table-definitions';
+import { rollupsFenceSeconds } from '../../contracts/rollups-fence';
+import { allTables, tables } from '../../contracts/table-definitions';
 import { parseRuntimeConfig } from '../../rules/runtime-config';
 
 // One synthesis of the prod stage (with bundling and cdk-nag) serves every test here.
@@ -147,7 +147,7 @@ afterAll(() => {
 });
 
 describe('data tables', () => {
-  it('builds every table of lib/table-definitions.ts with its keys', () => {
+  it('builds every table of contracts/table-definitions.ts with its keys', () => {
     expect(ofType(data, 'AWS::DynamoDB::Table')).toHaveLength(allTables.length);
     for (const def of allTables) {
       const keySchema = [{ AttributeName: def.partitionKey.name, KeyType: 'HASH' }];

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { tables, type TableKey } from '../../lib/table-definitions';
+import { tables, type TableKey } from '../../contracts/table-definitions';
 
 /** Points the handler modules at the integration tier's DynamoDB Local, as the local stack does. */
 export function useLocalFunctionEnv(overrides: Record<string, string> = {}): void {

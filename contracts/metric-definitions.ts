@@ -1,6 +1,7 @@
 // The product's embedded metrics as the dashboard and alarms read them. They are
 // published by lambdas/lib/metrics.ts (Powertools); test/infra/operations.test.ts holds
-// these names and dimensions to what that module really writes. Plain data.
+// these names and dimensions to what that module really writes. Plain data, in contracts/
+// because lambdas/ may not import the CDK app's lib/ (contracts/table-definitions.ts says why).
 
 export const METRICS_NAMESPACE = 'Membership';
 

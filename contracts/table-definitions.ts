@@ -1,5 +1,12 @@
 // The one description of every DynamoDB table: the CDK data construct and the local
-// stand-in both build their tables from it. Plain data, no CDK or SDK imports.
+// stand-in both build their tables from it, the Lambda code reads its env vars and index
+// names. Plain data, no CDK or SDK imports.
+//
+// contracts/ holds what the CDK app (lib/), the Lambda code (lambdas/), the local stand-ins
+// and the ops commands must agree on: tables, metric names, stack names, timings, config
+// findings. Not rules/: that is the product's rules, bundled into the SPA too, and the
+// browser needs none of this. Lambda code may not import lib/ (eslint.config.js), whose
+// constructs would drag aws-cdk-lib into a function's bundle.
 
 export type KeyType = 'S' | 'N';
 
