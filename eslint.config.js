@@ -1,10 +1,89 @@
+import { readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// The boundaries the layout promises (README, Layout), held by the lint; test/support/
+// lint-zones.test.ts plants a forbidden import in each zone and expects the lint to fail.
+// `import()` expressions are not checked (no-restricted-imports reads static imports only).
+const forbid = {
+  sdk: {
+    regex: '^(@aws-sdk|@aws-lambda-powertools|@middy|@smithy)/|^(aws-sdk|aws-lambda)$',
+    message: 'Plain rules and contracts: no AWS SDK or Lambda runtime code here (it belongs in lambdas/).',
+  },
+  cdk: {
+    regex: '^(aws-cdk-lib|constructs|cdk-nag)(/|$)',
+    message: 'The CDK stays in lib/ and bin/: a Lambda bundle or a shared module must not carry it.',
+  },
+  react: {
+    regex: '^(react|react-dom|react-router|react-router-dom|react-i18next|i18next)(/|$)|^@nivo/',
+    message: 'Plain rules and contracts: no React here (it belongs in web/).',
+  },
+  nodeScheme: { regex: '^node:', message: 'Plain rules and contracts run in the browser too: no Node built-ins.' },
+};
+const nodeBuiltinPaths = builtinModules
+  .filter((name) => !name.startsWith('_'))
+  .map((name) => ({ name, message: forbid.nodeScheme.message }));
+const noProcessEnv = {
+  'no-restricted-globals': [
+    'error',
+    { name: 'process', message: 'Plain rules and contracts read no process or environment: take values as arguments.' },
+  ],
+  'no-restricted-properties': [
+    'error',
+    {
+      object: 'process',
+      property: 'env',
+      message: 'Parse the environment where it enters (lambdas/lib/env.ts), not here.',
+    },
+  ],
+};
+/** Relative imports that leave a shared folder for one of the folders that depend on it. */
+const outwardOf = (folders) => ({
+  regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`,
+  caseSensitive: true,
+  message: 'Dependencies point one way: lambdas/, web/, lib/ and local/ import rules/ and contracts/, never back.',
+});
+/**
+ * A folder others import (rules/, contracts/): no SDK, CDK, React, Node built-in or
+ * process.env, and no import of a folder that depends on it. Its tests run in Node and may.
+ */
+const sharedZone = (folder, dependents) => ({
+  files: [`${folder}/**/*.{ts,tsx}`],
+  ignores: [`${folder}/**/*.test.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: nodeBuiltinPaths,
+        patterns: [forbid.sdk, forbid.cdk, forbid.react, forbid.nodeScheme, outwardOf(dependents)],
+      },
+    ],
+    ...noProcessEnv,
+  },
+});
+const features = readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+/** Depth of a file below lambdas/ -> how many `../` reach the repository root. */
+const lambdaDepths = [0, 1, 2, 3];
+
 export default tseslint.config(
-  { ignores: ['node_modules', 'cdk.out', 'web/dist', '.local', '.cognito', '.test-artifacts', '.bench', '**/*.js', '!eslint.config.js'] },
+  {
+    ignores: [
+      'node_modules',
+      'cdk.out',
+      'web/dist',
+      '.local',
+      '.cognito',
+      '.test-artifacts',
+      '.bench',
+      '**/*.js',
+      '!eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -33,7 +112,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+          selector:
+            "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
           message: "Use `import * as z from 'zod'`: the named z keeps every zod locale in the Lambda bundles.",
         },
       ],
@@ -45,6 +125,48 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // rules/: the product's pure rules, bundled by both web/ and lambdas/.
+  sharedZone('rules', ['lambdas', 'web', 'lib', 'local', 'ops', 'bin', 'bench', 'test', 'contracts']),
+  // contracts/: what the CDK app, the Lambda code and the local stand-ins agree on (in every function's bundle).
+  sharedZone('contracts', ['lambdas', 'web', 'lib', 'local', 'ops', 'bin', 'bench', 'test']),
+  // lambdas/ never imports the CDK app's lib/ (what both need is in contracts/), nor the CDK
+  // itself. `lambdas/lib/` is the functions' own: the zone counts the `../` that reach the root.
+  ...lambdaDepths.map((depth) => ({
+    files: [`lambdas/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            forbid.cdk,
+            {
+              regex: `^(\\.\\./){${depth + 1},}lib(/|$)`,
+              caseSensitive: true,
+              message: "Lambda code does not import the CDK app's lib/: move what both need to contracts/.",
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  // A feature does not import another feature: shared code lives in web/src/components, lib, ...
+  ...features.map((feature) => ({
+    files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(features/)?(${features.filter((other) => other !== feature).join('|')})(/|$)`,
+              caseSensitive: true,
+              message: `Features do not import each other (${feature} here): move what both need to web/src/components or web/src/lib.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,

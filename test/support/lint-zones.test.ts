@@ -1,0 +1,129 @@
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The boundaries of eslint.config.js, proven on planted files: in each zone a forbidden
+// import makes the lint fail, an allowed one does not. The files need not exist: ESLint
+// picks the zone by path. Only the no-restricted-* rules run, without type information
+// (the type-aware rules would build the whole program for a few lines).
+
+const root = resolve(import.meta.dirname, '../..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({
+    cwd: root,
+    overrideConfigFile: resolve(root, 'eslint.config.js'),
+    overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
+    ruleFilter: ({ ruleId }) => ruleId.startsWith('no-restricted-'),
+  });
+});
+
+/** The rules that fire on `code` as the file at `path` (relative to the root). */
+async function firing(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath: resolve(root, path) });
+  expect(result?.messages.filter((m) => m.fatal)).toEqual([]);
+  return (result?.messages ?? []).map((m) => m.ruleId ?? 'none');
+}
+
+describe('rules/ imports no SDK, React, Node built-in or process.env', () => {
+  const file = 'rules/planted.ts';
+  it.each([
+    ['the AWS SDK', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport { DynamoDBClient };"],
+    ['Powertools', "import { Logger } from '@aws-lambda-powertools/logger';\nexport { Logger };"],
+    ['React', "import { useState } from 'react';\nexport { useState };"],
+    ['a node: built-in', "import { readFileSync } from 'node:fs';\nexport { readFileSync };"],
+    ['a bare built-in', "import { join } from 'path';\nexport { join };"],
+    ['a folder that depends on it', "import { tables } from '../contracts/table-definitions';\nexport { tables };"],
+    ['lambdas/', "import { tableName } from '../lambdas/lib/env';\nexport { tableName };"],
+  ])('fails on %s', async (_what, code) => {
+    expect(await firing(file, code)).toEqual(['no-restricted-imports']);
+  });
+
+  it('fails on process.env', async () => {
+    expect(await firing(file, 'export const stage = process.env.STAGE;')).toContain('no-restricted-properties');
+  });
+
+  it('passes its own imports and zod', async () => {
+    const code =
+      "import * as z from 'zod';\nimport { istDay } from './ist';\nexport const day = z.string().parse(istDay(new Date()));";
+    expect(await firing(file, code)).toEqual([]);
+  });
+});
+
+describe('contracts/ imports no CDK, SDK or process.env', () => {
+  it.each([
+    ['the CDK', "import { Stack } from 'aws-cdk-lib';\nexport { Stack };", 'no-restricted-imports'],
+    ['the AWS SDK', "import { SQSClient } from '@aws-sdk/client-sqs';\nexport { SQSClient };", 'no-restricted-imports'],
+    ['lib/', "import { routes } from '../lib/api-routes';\nexport { routes };", 'no-restricted-imports'],
+    ['process.env', 'export const stage = process.env.STAGE;', 'no-restricted-properties'],
+  ])('fails on %s', async (_what, code, rule) => {
+    expect(await firing('contracts/planted.ts', code)).toContain(rule);
+  });
+
+  it('passes its own imports', async () => {
+    expect(await firing('contracts/planted.ts', "export { tables } from './table-definitions';")).toEqual([]);
+  });
+});
+
+describe("lambdas/ imports nothing of the CDK app's lib/", () => {
+  it.each([
+    ['lambdas/planted.ts', '../lib/functions'],
+    ['lambdas/handlers/planted.ts', '../../lib/api-routes'],
+    ['lambdas/lib/planted.ts', '../../lib/functions'],
+    ['lambdas/adapters/planted.ts', '../../lib/stages'],
+    ['lambdas/adapters/part/planted.ts', '../../../lib/placeholders'],
+  ])('fails in %s on %s', async (path, source) => {
+    expect(await firing(path, `import { x } from '${source}';\nexport { x };`)).toEqual(['no-restricted-imports']);
+  });
+
+  it('fails on the CDK itself', async () => {
+    const code = "import { Duration } from 'aws-cdk-lib';\nexport { Duration };";
+    expect(await firing('lambdas/handlers/planted.ts', code)).toEqual(['no-restricted-imports']);
+  });
+
+  it('passes its own lib/, contracts/ and rules/', async () => {
+    const code = [
+      "import { tableName } from '../lib/env';",
+      "import { tables } from '../../contracts/table-definitions';",
+      "import { istDay } from '../../rules/ist';",
+      'export { tableName, tables, istDay };',
+    ].join('\n');
+    expect(await firing('lambdas/handlers/planted.ts', code)).toEqual([]);
+    expect(await firing('lambdas/lib/planted.ts', "import { tableName } from './env';\nexport { tableName };")).toEqual(
+      [],
+    );
+  });
+});
+
+describe('a feature imports no other feature', () => {
+  const features = readdirSync(resolve(root, 'web/src/features'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const [one, other] = features as [string, string];
+
+  it('has two features to try', () => {
+    expect(features.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([
+    ['components/planted.tsx', `../../${other}/components/thing`],
+    ['planted.ts', `../${other}/api/thing`],
+    ['hooks/planted.ts', `../../../features/${other}/hooks/thing`],
+  ])('fails in %s on %s', async (path, source) => {
+    const code = `import { thing } from '${source}';\nexport { thing };`;
+    expect(await firing(`web/src/features/${one}/${path}`, code)).toEqual(['no-restricted-imports']);
+  });
+
+  it('passes its own files and the shared components and lib', async () => {
+    const code = [
+      "import { thing } from '../api/thing';",
+      "import { ApiError } from '../../../lib/api-client';",
+      "import { Shell } from '../../../components/shell';",
+      `import { same } from '../../${one}/hooks/same';`,
+      'export { thing, ApiError, Shell, same };',
+    ].join('\n');
+    expect(await firing(`web/src/features/${one}/components/planted.tsx`, code)).toEqual([]);
+  });
+});
