@@ -8,6 +8,8 @@ import { routes } from '../lib/api-routes';
 import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions';
 import { requestDeadlineMs } from '../lambdas/lib/time-budget';
 import { tables, type TableKey } from '../contracts/table-definitions';
+import { loadStageConfig } from '../lib/stages';
+import { IST_OFFSET_MS } from '../rules/ist';
 import type { RuntimeConfig } from '../rules/runtime-config';
 import { startApiAdapter, type ApiAdapter } from './api-adapter';
 import { captchaShimScript, startCaptchaStandIn } from './captcha';
@@ -59,7 +61,8 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
+/** As the dev stage's queue (lib/stages.ts `outbound`): receives before a message is dead-lettered. */
+const outboundMaxReceiveCount = loadStageConfig('dev').outbound.maxReceiveCount;
 
 /** Milliseconds until the next 00:00 IST. */
 export function msUntilIstMidnight(now = Date.now()): number {
@@ -101,6 +104,8 @@ function functionEnvironment(parts: {
     REQUEST_DEADLINE_MS: String(requestDeadlineMs(apiFunctionTimeoutSeconds)),
     OUTBOUND_QUEUE_URL: parts.outboundQueueUrl,
     OUTBOUND_RETRY_BASE_SECONDS: String(parts.retryBaseSeconds),
+    // The consumer knows its last try by the count the queue dead-letters at.
+    OUTBOUND_MAX_RECEIVE_COUNT: String(outboundMaxReceiveCount),
     // The sandbox, like Meta, refuses the welcome template without its header video.
     WHATSAPP_WELCOME_VIDEO_URL: localWelcomeVideoUrl,
     WHATSAPP_WELCOME_TEMPLATES: JSON.stringify(localWhatsAppWelcomeTemplates),
@@ -248,7 +253,7 @@ export async function startLocalStack(
     const outbound = createLocalQueue({
       name: 'outbound',
       visibilityTimeoutMs: config.LOCAL_QUEUE_VISIBILITY_MS,
-      maxReceiveCount: 5,
+      maxReceiveCount: outboundMaxReceiveCount,
       functionTimeoutMs: backgroundFunctions.outboundConsumer.timeoutSeconds * 1000,
       handler: async (event, context) => {
         const module = (await import(handlerModule('outbound-consumer'))) as { handler: SQSHandler };

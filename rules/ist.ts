@@ -1,5 +1,6 @@
 // Asia/Kolkata is UTC+05:30 all year (no daylight saving), so plain arithmetic is exact.
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+// The one definition of the offset: the server, the SPA and the local stack use it.
+export const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
 
 export interface CalendarDate {
   readonly year: number;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ageOn } from './age';
 import { applicationStatuses, type ApplicationStatus } from './application';
 import { districts } from './districts';
-import { type CalendarDate, formatDate, parseDate } from './ist';
+import { type CalendarDate, formatDate, istDay, parseDate } from './ist';
 
 // The report's arithmetic, shared by the server (rollups, report API) and the SPA
 // (schemas, filters): which counter an application adds to, age buckets as people
@@ -139,15 +139,12 @@ export interface CountedCell {
   readonly birthDate?: string;
 }
 
-const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
-
 /** IST day of an ISO timestamp; undefined when it is not one. */
 export function istDayOfTimestamp(value: unknown): string | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
   const ms = Date.parse(value);
   if (!Number.isFinite(ms)) return undefined;
-  const shifted = new Date(ms + IST_OFFSET_MS);
-  return formatDate({ year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() });
+  return istDay(new Date(ms));
 }
 
 const isStatus = (value: unknown): value is ApplicationStatus =>
