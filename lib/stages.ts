@@ -51,7 +51,6 @@ const alarmThresholdsSchema = z.object({
   /** Where each alarm's description points the operator; `#<anchor>` is appended. */
   runbookUrl: z.string().min(1).default('docs/RUNBOOK.md'),
 });
-export type AlarmThresholds = z.infer<typeof alarmThresholdsSchema>;
 
 /** AWS WAF in front of CloudFront (lib/constructs/edge-firewall.ts). */
 const wafSchema = z.object({
@@ -70,7 +69,6 @@ const wafSchema = z.object({
   /** The rate rule's window, in seconds (WAF allows 60, 120, 300 or 600). */
   otpRequestWindowSeconds: z.union([z.literal(60), z.literal(120), z.literal(300), z.literal(600)]).default(300),
 });
-export type WafConfig = z.infer<typeof wafSchema>;
 
 /** WhatsApp's messaging tiers: unique recipients outside a conversation in 24 hours; 0 is unlimited. */
 export const whatsappTiers = [250, 2000, 10_000, 100_000, 0] as const;
