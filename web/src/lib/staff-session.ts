@@ -1,6 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { z } from 'zod';
-import { ApiError, apiRequest } from './api-client';
+import { ApiError, apiRequest, type ResponseSchema } from './api-client';
 
 // The signed-in staff member, as the staff features see it. The sign-in feature
 // provides it; the dashboard and the reports only consume it (features do not import
@@ -24,19 +23,20 @@ export function useStaffSession(): StaffSession {
   return session;
 }
 
-interface StaffRequestOptions<S extends z.ZodType> {
+interface StaffRequestOptions<T> {
   readonly method?: 'GET' | 'POST' | 'DELETE';
   readonly body?: unknown;
-  readonly schema: S;
+  /** Any Standard Schema (zod's, valibot's): the staff area is not tied to one library. */
+  readonly schema: ResponseSchema<T>;
   readonly signal?: AbortSignal;
 }
 
 /** An API call with the session's ID token; a session without one fails as UNAUTHORIZED. */
-export async function staffRequest<S extends z.ZodType>(
+export async function staffRequest<T>(
   getIdToken: () => Promise<string>,
   path: string,
-  options: StaffRequestOptions<S>,
-): Promise<z.infer<S>> {
+  options: StaffRequestOptions<T>,
+): Promise<T> {
   let token: string;
   try {
     token = await getIdToken();

@@ -7,9 +7,11 @@ import { StaffShell } from '../../components/staff-shell';
 import { AuthGate } from '../../features/staff-auth/components/auth-gate';
 import { Dashboard } from '../../features/staff-dashboard/components/dashboard';
 import { addStaffTranslations } from '../../i18n/staff';
+import { StaffQueryProvider } from '../../lib/staff-query-provider';
 import { staffPage, staffPaths } from '../../staff-paths';
 
-// The /admin chunk: Amplify, the gate, the staff strings and styles, and the dashboard.
+// The /admin chunk: Amplify, the gate, the staff strings and styles, the staff area's data
+// layer (lib/staff-queries.ts), and the dashboard.
 // Nothing here reaches the public page's bundle. The staff pages are chosen here from
 // the path (the public route table has one line for the whole area, and the router's
 // <Routes> would add its code to the public bundle, where the router lives).
@@ -29,17 +31,19 @@ export function AdminRoute() {
     document.title = title;
   }, [title]);
   return (
-    <AuthGate>
-      <StaffShell>
-        {page === 'dashboard' && <Dashboard />}
-        {page === 'reports' && (
-          <Suspense fallback={<Spinner label={t('gate.loading')} />}>
-            <ReportsRoute />
-          </Suspense>
-        )}
-        {page === 'notFound' && <AdminNotFound />}
-      </StaffShell>
-    </AuthGate>
+    <StaffQueryProvider>
+      <AuthGate>
+        <StaffShell>
+          {page === 'dashboard' && <Dashboard />}
+          {page === 'reports' && (
+            <Suspense fallback={<Spinner label={t('gate.loading')} />}>
+              <ReportsRoute />
+            </Suspense>
+          )}
+          {page === 'notFound' && <AdminNotFound />}
+        </StaffShell>
+      </AuthGate>
+    </StaffQueryProvider>
   );
 }
 

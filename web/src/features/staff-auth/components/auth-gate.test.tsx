@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RuntimeConfig, RuntimeConfigContext } from '../../../config';
 import { createTestI18n } from '../../../testing/i18n';
 import { addStaffTranslations } from '../../../i18n/staff';
+import { StaffQueryProvider } from '../../../lib/staff-query-provider';
 import { useStaffSession } from '../../../lib/staff-session';
 import { jsonResponse, testConfig } from '../../../testing/render';
 import { AuthGate } from './auth-gate';
@@ -62,7 +63,9 @@ function renderGate(ui: ReactElement, config: RuntimeConfig = testConfig) {
   return render(
     <RuntimeConfigContext.Provider value={config}>
       <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={['/admin']}>{ui}</MemoryRouter>
+        <StaffQueryProvider>
+          <MemoryRouter initialEntries={['/admin']}>{ui}</MemoryRouter>
+        </StaffQueryProvider>
       </I18nextProvider>
     </RuntimeConfigContext.Provider>,
   );

@@ -1,7 +1,7 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerChallenge, type SignInOutcome } from '../api/sign-in';
-import { type AuthErrorKey, authErrorKey } from '../utils/auth-error';
+import { useSignInStep } from '../hooks/use-sign-in-step';
 import { checkPassword, meetsPolicy, passwordRules } from '../utils/password-policy';
 
 type Problem = 'policy' | 'mismatch' | null;
@@ -21,36 +21,23 @@ export function NewPasswordForm({
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [problem, setProblem] = useState<Problem>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<AuthErrorKey | null>(null);
   const checks = checkPassword(password);
-
-  const submit = async () => {
-    setFailure(null);
-    if (!meetsPolicy(password)) {
-      setProblem('policy');
-      return passwordRef.current?.focus();
-    }
-    if (password !== confirm) {
-      setProblem('mismatch');
-      return confirmRef.current?.focus();
-    }
-    setProblem(null);
-    setSubmitting(true);
-    try {
-      const outcome = await answerChallenge(password);
-      setSubmitting(false);
-      onNextStep(outcome);
-    } catch (error) {
-      setSubmitting(false);
-      setFailure(authErrorKey(error, 'newPassword'));
-    }
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!submitting) void submit();
-  };
+  const { submitting, failure, onSubmit } = useSignInStep(
+    'newPassword',
+    () => {
+      if (!meetsPolicy(password)) {
+        setProblem('policy');
+        return void passwordRef.current?.focus();
+      }
+      if (password !== confirm) {
+        setProblem('mismatch');
+        return void confirmRef.current?.focus();
+      }
+      setProblem(null);
+      return () => answerChallenge(password);
+    },
+    onNextStep,
+  );
 
   const passwordId = `${id}-new`;
   const confirmId = `${id}-confirm`;

@@ -1,9 +1,9 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '../../../config';
 import { authFlowFor } from '../api/configure-amplify';
 import { type SignInOutcome, signInStaff } from '../api/sign-in';
-import { type AuthErrorKey, authErrorKey } from '../utils/auth-error';
+import { useSignInStep } from '../hooks/use-sign-in-step';
 
 interface FieldErrors {
   readonly email?: boolean;
@@ -20,31 +20,17 @@ export function SignInForm({ onNextStep }: { onNextStep?: (outcome: SignInOutcom
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<AuthErrorKey | null>(null);
-
-  const submit = async () => {
-    const errors: FieldErrors = { email: email.trim() === '', password: password === '' };
-    setFieldErrors(errors);
-    setFailure(null);
-    if (errors.email) return emailRef.current?.focus();
-    if (errors.password) return passwordRef.current?.focus();
-
-    setSubmitting(true);
-    try {
-      const outcome = await signInStaff({ email: email.trim(), password }, authFlowFor(config.cognito));
-      setSubmitting(false);
-      onNextStep?.(outcome);
-    } catch (error) {
-      setSubmitting(false);
-      setFailure(authErrorKey(error, 'signIn'));
-    }
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!submitting) void submit();
-  };
+  const { submitting, failure, onSubmit } = useSignInStep(
+    'signIn',
+    () => {
+      const errors: FieldErrors = { email: email.trim() === '', password: password === '' };
+      setFieldErrors(errors);
+      if (errors.email) return void emailRef.current?.focus();
+      if (errors.password) return void passwordRef.current?.focus();
+      return () => signInStaff({ email: email.trim(), password }, authFlowFor(config.cognito));
+    },
+    onNextStep,
+  );
 
   const emailId = `${id}-email`;
   const passwordId = `${id}-password`;

@@ -1,18 +1,20 @@
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageShell } from '../../../components/page-shell';
 import { errorText } from '../../../i18n/error-text';
-import { ApiError } from '../../../lib/api-client';
+import { errorCode, staffKeys } from '../../../lib/staff-queries';
 import { type StaffSession, StaffSessionContext } from '../../../lib/staff-session';
 import { getMe, type MeResponse } from '../api/get-me';
 import { currentIdToken, signOutStaff } from '../api/session';
 import { FullScreenSpinner } from './full-screen-spinner';
 import { LogoutButton } from './logout-button';
 
+/** What GET /api/admin/me decided: let in, no staff role, or a session the API no longer takes (being signed out). */
 type Access =
-  | { readonly attempt: number; readonly kind: 'ok'; readonly me: MeResponse }
-  | { readonly attempt: number; readonly kind: 'forbidden'; readonly email: string }
-  | { readonly attempt: number; readonly kind: 'failed'; readonly code: string };
+  | { readonly kind: 'ok'; readonly me: MeResponse }
+  | { readonly kind: 'forbidden'; readonly email: string }
+  | { readonly kind: 'signingOut' };
 
 function emailFromToken(token: string): string {
   try {
@@ -25,6 +27,21 @@ function emailFromToken(token: string): string {
   }
 }
 
+/** Asks the API who is signed in: a failure other than these two is the query's error (Retry). */
+async function readAccess(signal: AbortSignal): Promise<Access> {
+  try {
+    return { kind: 'ok', me: await getMe(currentIdToken, signal) };
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'UNAUTHORIZED') {
+      await signOutStaff().catch(() => undefined);
+      return { kind: 'signingOut' };
+    }
+    if (code !== 'FORBIDDEN') throw error;
+    return { kind: 'forbidden', email: await currentIdToken().then(emailFromToken, () => '') };
+  }
+}
+
 /**
  * A signed-in user is let in only with a role the API grants (GET /api/admin/me): a
  * user in no staff group sees "no access"; a session the API no longer accepts is
@@ -33,30 +50,8 @@ function emailFromToken(token: string): string {
 export function StaffAccess({ children }: { children: ReactNode }) {
   const { t } = useTranslation('staff');
   const { t: tc } = useTranslation();
-  const [attempt, setAttempt] = useState(0);
-  const [access, setAccess] = useState<Access | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getMe(currentIdToken, controller.signal).then(
-      (me) => setAccess({ attempt, kind: 'ok', me }),
-      async (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const code = error instanceof ApiError ? error.code : 'INTERNAL';
-        if (code === 'UNAUTHORIZED') {
-          await signOutStaff().catch(() => undefined);
-          return;
-        }
-        if (code === 'FORBIDDEN') {
-          const email = await currentIdToken().then(emailFromToken, () => '');
-          setAccess({ attempt, kind: 'forbidden', email });
-          return;
-        }
-        setAccess({ attempt, kind: 'failed', code });
-      },
-    );
-    return () => controller.abort();
-  }, [attempt]);
+  const query = useQuery({ queryKey: staffKeys.me, queryFn: ({ signal }) => readAccess(signal) });
+  const access = query.data;
 
   const me = access?.kind === 'ok' ? access.me : undefined;
   const session = useMemo<StaffSession | null>(
@@ -64,9 +59,12 @@ export function StaffAccess({ children }: { children: ReactNode }) {
     [me],
   );
 
-  if (!access || access.attempt !== attempt) return <FullScreenSpinner label={t('gate.checkingAccess')} />;
+  // Also while Retry asks again, and while a refused session is signed out (the gate then shows the login screen).
+  if (query.isFetching || (!access && !query.isError) || access?.kind === 'signingOut') {
+    return <FullScreenSpinner label={t('gate.checkingAccess')} />;
+  }
 
-  if (access.kind === 'forbidden') {
+  if (access?.kind === 'forbidden') {
     return (
       <PageShell>
         <article className="card card-narrow" data-testid="staff-no-access">
@@ -83,16 +81,16 @@ export function StaffAccess({ children }: { children: ReactNode }) {
     );
   }
 
-  if (access.kind === 'failed' || !session) {
+  if (!session) {
     return (
       <PageShell>
         <article className="card card-narrow">
           <div className="card-body step">
             <div className="alert alert-error" role="alert">
               <p className="alert-line">{t('session.accessFailed')}</p>
-              <p className="alert-detail">{errorText(tc, access.kind === 'failed' ? access.code : 'INTERNAL')}</p>
+              <p className="alert-detail">{errorText(tc, errorCode(query.error))}</p>
             </div>
-            <button type="button" className="button button-primary" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="button button-primary" onClick={() => void query.refetch()}>
               {t('session.retry')}
             </button>
             <LogoutButton className="button button-secondary" />

@@ -1,7 +1,7 @@
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { answerChallenge, type SignInOutcome } from '../api/sign-in';
-import { type AuthErrorKey, authErrorKey } from '../utils/auth-error';
+import { useSignInStep } from '../hooks/use-sign-in-step';
 
 /**
  * The authenticator's code (the pool requires TOTP MFA). Enrolment uses the same form for
@@ -25,32 +25,17 @@ export function TotpForm({
   const inputRef = useRef<HTMLInputElement>(null);
   const [code, setCode] = useState('');
   const [invalid, setInvalid] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<AuthErrorKey | null>(null);
-
-  const submit = async () => {
-    setFailure(null);
-    if (!/^\d{6}$/.test(code)) {
-      setInvalid(true);
-      return inputRef.current?.focus();
-    }
-    setInvalid(false);
-    setSubmitting(true);
-    try {
-      const outcome = await answerChallenge(code);
-      setSubmitting(false);
-      onNextStep(outcome);
-    } catch (error) {
-      setSubmitting(false);
-      setCode('');
-      setFailure(authErrorKey(error, 'totp'));
-    }
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!submitting) void submit();
-  };
+  const { submitting, failure, onSubmit } = useSignInStep(
+    'totp',
+    () => {
+      const valid = /^\d{6}$/.test(code);
+      setInvalid(!valid);
+      if (!valid) return void inputRef.current?.focus();
+      return () => answerChallenge(code);
+    },
+    onNextStep,
+    () => setCode(''),
+  );
   const codeId = `${id}-code`;
 
   return (

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApplicationDetail, ApplicationRow } from '../../../../../rules/staff-api';
 import type { Language } from '../../../i18n/language';
+import { StaffQueryProvider } from '../../../lib/staff-query-provider';
 import { type StaffSession, StaffSessionContext } from '../../../lib/staff-session';
 import { jsonResponse, renderWithI18n } from '../../../testing/render';
 import { ApplicationDetails } from './application-details';
@@ -30,9 +31,11 @@ const session: StaffSession = {
 function renderDetails(detail: ApplicationDetail, language: Language) {
   api.mockResolvedValue(jsonResponse(200, detail));
   renderWithI18n(
-    <StaffSessionContext.Provider value={session}>
-      <ApplicationDetails row={row} reloadKey={0} canReview={false} onChanged={() => {}} onErase={() => {}} />
-    </StaffSessionContext.Provider>,
+    <StaffQueryProvider>
+      <StaffSessionContext.Provider value={session}>
+        <ApplicationDetails row={row} canReview={false} onErase={() => {}} />
+      </StaffSessionContext.Provider>
+    </StaffQueryProvider>,
     language,
   );
 }
@@ -91,23 +94,27 @@ describe('a status change to the status it already has', () => {
     ['en', 'The status is already “Approved”: nothing changed.'],
     ['ta', 'நிலை ஏற்கெனவே “ஏற்கப்பட்டது”: எதுவும் மாற்றப்படவில்லை.'],
   ] as const)('says nothing changed and reloads nothing (%s)', async (language, message) => {
-    const onChanged = vi.fn();
     api.mockImplementation((input) =>
       Promise.resolve(
-        (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).endsWith('/admin/applications/status')
+        (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).endsWith(
+          '/admin/applications/status',
+        )
           ? jsonResponse(200, { changed: [], unchanged: ['a1'], notFound: [] })
           : jsonResponse(200, approvedByWhatsApp),
       ),
     );
     renderWithI18n(
-      <StaffSessionContext.Provider value={{ ...session, role: 'admin' }}>
-        <ApplicationDetails row={row} reloadKey={0} canReview onChanged={onChanged} onErase={() => {}} />
-      </StaffSessionContext.Provider>,
+      <StaffQueryProvider>
+        <StaffSessionContext.Provider value={{ ...session, role: 'admin' }}>
+          <ApplicationDetails row={row} canReview onErase={() => {}} />
+        </StaffSessionContext.Provider>
+      </StaffQueryProvider>,
       language,
     );
     const apply = await screen.findByRole('button', { name: language === 'en' ? 'Apply' : 'பயன்படுத்து' });
     await userEvent.setup().click(apply);
     expect((await screen.findByText(message)).className).not.toContain('alert-success');
-    expect(onChanged).not.toHaveBeenCalled();
+    // Nothing reloaded: the application was read once, when the row opened.
+    expect(api.mock.calls.filter(([input]) => input === '/api/admin/applications/a1')).toHaveLength(1);
   });
 });

@@ -1,13 +1,12 @@
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application';
+import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application-values';
 import type { ApplicationRow, AuditEntry, DecisionNotice } from '../../../../../rules/staff-api';
 import { errorText } from '../../../i18n/error-text';
-import { ApiError } from '../../../lib/api-client';
-import { useStaffSession } from '../../../lib/staff-session';
-import { changeStatus } from '../api/change-status';
 import { useApplicationDetail } from '../hooks/use-application-detail';
-import { constituencyName, formatDateTime, formatDay } from '../utils/format';
+import { formatDateTime, formatDay } from '../../../lib/staff-format';
+import { constituencyName } from '../utils/format';
+import { ReviewForm } from './review-form';
 import { StatusBadge } from './status-badge';
 
 const isStatus = (value: string | undefined): value is ApplicationStatus =>
@@ -48,21 +47,17 @@ function NoticeLine({ notice, language }: { notice: DecisionNotice; language: st
 /** The expandable details row: every field, the decision notices, the audit trail, and (admins) the review controls. */
 export function ApplicationDetails({
   row,
-  reloadKey,
   canReview,
-  onChanged,
   onErase,
 }: {
   row: ApplicationRow;
-  reloadKey: number;
   canReview: boolean;
-  onChanged: () => void;
   onErase: (row: ApplicationRow) => void;
 }) {
   const { t, i18n } = useTranslation('staff');
   const { t: tc } = useTranslation();
   const language = i18n.resolvedLanguage ?? 'en';
-  const { loading, detail, error } = useApplicationDetail(row.id, reloadKey);
+  const { loading, detail, error } = useApplicationDetail(row.id);
   const app = detail?.application.id === row.id ? detail.application : row;
   const notices = detail?.application.id === row.id ? detail.notices : [];
 
@@ -121,7 +116,7 @@ export function ApplicationDetails({
             </dd>
           </div>
         </dl>
-        {canReview && <ReviewForm row={app} onChanged={onChanged} onErase={() => onErase(app)} />}
+        {canReview && <ReviewForm row={app} onErase={() => onErase(app)} />}
       </div>
       <section className="audit" aria-labelledby={`audit-${row.id}`} aria-busy={loading}>
         <h3 className="details-heading" id={`audit-${row.id}`}>
@@ -159,102 +154,5 @@ export function ApplicationDetails({
         )}
       </section>
     </div>
-  );
-}
-
-function ReviewForm({ row, onChanged, onErase }: { row: ApplicationRow; onChanged: () => void; onErase: () => void }) {
-  const { t } = useTranslation('staff');
-  const { t: tc } = useTranslation();
-  const { getIdToken } = useStaffSession();
-  const id = useId();
-  const [status, setStatus] = useState<ApplicationStatus>(row.application_status);
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<
-    { ok: true; status: ApplicationStatus; changed: boolean } | { ok: false; code: string } | null
-  >(null);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const trimmed = note.trim();
-      const result = await changeStatus(getIdToken, { ids: [row.id], status, ...(trimmed && { note: trimmed }) });
-      // The same status again writes nothing (not even the note): the note stays for another try.
-      if (result.notFound.includes(row.id)) return setOutcome({ ok: false, code: 'NOT_FOUND' });
-      const changed = result.changed.includes(row.id);
-      if (changed) setNote('');
-      setOutcome({ ok: true, status, changed });
-      if (changed) onChanged();
-    } catch (error) {
-      setOutcome({ ok: false, code: error instanceof ApiError ? error.code : 'INTERNAL' });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form className="review" onSubmit={(event) => void onSubmit(event)} aria-labelledby={`${id}-heading`}>
-      <h3 className="details-heading" id={`${id}-heading`}>
-        {t('review.heading')}
-      </h3>
-      <div className="review-fields">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-status`}>
-            {t('review.status')}
-          </label>
-          <select
-            id={`${id}-status`}
-            className="input select"
-            value={status}
-            onChange={(event) => setStatus(event.target.value as ApplicationStatus)}
-          >
-            {applicationStatuses.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field review-note">
-          <label className="field-label" htmlFor={`${id}-note`}>
-            {t('review.note')}
-          </label>
-          <input
-            id={`${id}-note`}
-            className="input"
-            maxLength={500}
-            value={note}
-            aria-describedby={`${id}-note-hint`}
-            onChange={(event) => setNote(event.target.value)}
-          />
-          <p id={`${id}-note-hint`} className="field-hint">
-            {t('review.noteHint')}
-          </p>
-        </div>
-      </div>
-      <div className="review-actions">
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? t('review.applying') : t('review.apply')}
-        </button>
-        <button type="button" className="button button-danger-outline" onClick={onErase} disabled={busy}>
-          {t('review.erase')}
-        </button>
-      </div>
-      <div role="status" className="review-outcome">
-        {outcome?.ok && (
-          <p className={outcome.changed ? 'alert alert-success' : 'alert'}>
-            {t(outcome.changed ? 'review.done' : 'review.unchanged', { status: t(`status.${outcome.status}`) })}
-          </p>
-        )}
-      </div>
-      {outcome && !outcome.ok && (
-        <p className="alert alert-error" role="alert">
-          {t('review.failed')} {errorText(tc, outcome.code)}
-        </p>
-      )}
-    </form>
   );
 }

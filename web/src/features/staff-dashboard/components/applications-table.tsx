@@ -1,7 +1,7 @@
-import { Fragment, type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
-import { districtName, formatDateTimeParts, formatPhone } from '../utils/format';
+import { districtName, formatDateTimeParts, formatPhone } from '../../../lib/staff-format';
 import { ApplicationDetails } from './application-details';
 import { StatusBadge } from './status-badge';
 
@@ -82,6 +82,85 @@ function SubmittedAt({ iso, language }: { iso: string; language: string }) {
   );
 }
 
+/** One application's row and, when open, its details row below it. */
+function Row({
+  row,
+  language,
+  columns,
+  canReview,
+  selected,
+  onSelect,
+  open,
+  onToggle,
+  onErase,
+}: {
+  row: ApplicationRow;
+  language: string;
+  columns: number;
+  canReview: boolean;
+  selected: boolean;
+  onSelect: (ids: string[], on: boolean) => void;
+  open: boolean;
+  onToggle: (id: string) => void;
+  onErase: (row: ApplicationRow) => void;
+}) {
+  const { t } = useTranslation('staff');
+  const detailsId = `details-${row.id}`;
+  return (
+    <>
+      <tr className={open ? 'row row-open' : 'row'} data-id={row.id} data-testid="application-row">
+        {canReview && (
+          <td className="col-check">
+            <input
+              type="checkbox"
+              className="row-check"
+              aria-label={t('table.selectRow', { name: row.name })}
+              checked={selected}
+              onChange={(event) => onSelect([row.id], event.target.checked)}
+            />
+          </td>
+        )}
+        <td className="col-name">
+          <span className="row-name">{row.name}</span>
+          {/* Shown instead of the Phone column on narrow screens (staff.css). */}
+          <span className="row-phone">{formatPhone(row.phone_number)}</span>
+          {row.email && <Email email={row.email} />}
+        </td>
+        <td className="col-phone nowrap">{formatPhone(row.phone_number)}</td>
+        <td>{districtName(row.revenue_district, language) ?? '—'}</td>
+        <td>
+          <StatusBadge status={row.application_status} />
+        </td>
+        <td className="col-submitted">
+          <SubmittedAt iso={row.submitted_at} language={language} />
+        </td>
+        <td className="col-details">
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            aria-expanded={open}
+            aria-controls={open ? detailsId : undefined}
+            aria-label={t('table.detailsOf', { name: row.name })}
+            onClick={() => onToggle(row.id)}
+          >
+            <span className="details-caret" aria-hidden="true">
+              {open ? '▾' : '▸'}
+            </span>
+            <span className="details-label">{t('table.showDetails')}</span>
+          </button>
+        </td>
+      </tr>
+      {open && (
+        <tr className="details-row" id={detailsId}>
+          <td colSpan={columns}>
+            <ApplicationDetails row={row} canReview={canReview} onErase={onErase} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
 /**
  * The page of applications: Name (with email), Phone, District, Status, Submitted
  * (IST), and a Details button that opens the row below it. Admins get a checkbox per
@@ -94,8 +173,6 @@ export function ApplicationsTable({
   onSelect,
   expanded,
   onToggle,
-  reloadKey,
-  onChanged,
   onErase,
   busy,
 }: {
@@ -105,8 +182,6 @@ export function ApplicationsTable({
   onSelect: (ids: string[], on: boolean) => void;
   expanded: ReadonlySet<string>;
   onToggle: (id: string) => void;
-  reloadKey: number;
-  onChanged: () => void;
   onErase: (row: ApplicationRow) => void;
   busy: boolean;
 }) {
@@ -148,69 +223,20 @@ export function ApplicationsTable({
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => {
-              const open = expanded.has(row.id);
-              const detailsId = `details-${row.id}`;
-              return (
-                <Fragment key={row.id}>
-                  <tr className={open ? 'row row-open' : 'row'} data-id={row.id} data-testid="application-row">
-                    {canReview && (
-                      <td className="col-check">
-                        <input
-                          type="checkbox"
-                          className="row-check"
-                          aria-label={t('table.selectRow', { name: row.name })}
-                          checked={selected.has(row.id)}
-                          onChange={(event) => onSelect([row.id], event.target.checked)}
-                        />
-                      </td>
-                    )}
-                    <td className="col-name">
-                      <span className="row-name">{row.name}</span>
-                      {/* Shown instead of the Phone column on narrow screens (staff.css). */}
-                      <span className="row-phone">{formatPhone(row.phone_number)}</span>
-                      {row.email && <Email email={row.email} />}
-                    </td>
-                    <td className="col-phone nowrap">{formatPhone(row.phone_number)}</td>
-                    <td>{districtName(row.revenue_district, language) ?? '—'}</td>
-                    <td>
-                      <StatusBadge status={row.application_status} />
-                    </td>
-                    <td className="col-submitted">
-                      <SubmittedAt iso={row.submitted_at} language={language} />
-                    </td>
-                    <td className="col-details">
-                      <button
-                        type="button"
-                        className="button button-small button-ghost"
-                        aria-expanded={open}
-                        aria-controls={open ? detailsId : undefined}
-                        aria-label={t('table.detailsOf', { name: row.name })}
-                        onClick={() => onToggle(row.id)}
-                      >
-                        <span className="details-caret" aria-hidden="true">
-                          {open ? '▾' : '▸'}
-                        </span>
-                        <span className="details-label">{t('table.showDetails')}</span>
-                      </button>
-                    </td>
-                  </tr>
-                  {open && (
-                    <tr className="details-row" id={detailsId}>
-                      <td colSpan={columns}>
-                        <ApplicationDetails
-                          row={row}
-                          reloadKey={reloadKey}
-                          canReview={canReview}
-                          onChanged={onChanged}
-                          onErase={onErase}
-                        />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              );
-            })}
+            {rows.map((row) => (
+              <Row
+                key={row.id}
+                row={row}
+                language={language}
+                columns={columns}
+                canReview={canReview}
+                selected={selected.has(row.id)}
+                onSelect={onSelect}
+                open={expanded.has(row.id)}
+                onToggle={onToggle}
+                onErase={onErase}
+              />
+            ))}
           </tbody>
         </table>
       </div>

@@ -1,11 +1,10 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application';
+import type { ApplicationStatus } from '../../../../../rules/application-values';
 import type { StatusChangeResponse } from '../../../../../rules/staff-api';
 import { errorText } from '../../../i18n/error-text';
-import { ApiError } from '../../../lib/api-client';
-import { useStaffSession } from '../../../lib/staff-session';
-import { changeStatus } from '../api/change-status';
+import { useReviewAction } from '../hooks/use-review-action';
+import { NoteField, StatusField } from './review-fields';
 
 /** Shown while rows are checked (admins): one status and an optional note for the whole selection. */
 export function BulkBar({
@@ -19,12 +18,10 @@ export function BulkBar({
 }) {
   const { t } = useTranslation('staff');
   const { t: tc } = useTranslation();
-  const { getIdToken } = useStaffSession();
   const id = useId();
-  const [status, setStatus] = useState<ApplicationStatus | ''>('');
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
+  const review = useReviewAction<ApplicationStatus | ''>('');
   const [problem, setProblem] = useState<string | null>(null);
+  const { status, note, busy } = review;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -33,19 +30,13 @@ export function BulkBar({
       setProblem('chooseFirst');
       return;
     }
-    setBusy(true);
     setProblem(null);
-    try {
-      const trimmed = note.trim();
-      const result = await changeStatus(getIdToken, { ids: [...ids], status, ...(trimmed && { note: trimmed }) });
-      setNote('');
-      setStatus('');
-      onDone(result);
-    } catch (error) {
-      setProblem(error instanceof ApiError ? error.code : 'INTERNAL');
-    } finally {
-      setBusy(false);
-    }
+    const result = await review.apply(ids, status);
+    if (!result) return;
+    if ('failed' in result) return setProblem(result.failed);
+    review.setNote('');
+    review.setStatus('');
+    onDone(result);
   };
 
   return (
@@ -59,38 +50,16 @@ export function BulkBar({
       <p className="bulk-count" aria-live="polite">
         {t('bulk.selected', { count: ids.length })}
       </p>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-status`}>
-          {t('bulk.status')}
-        </label>
-        <select
-          id={`${id}-status`}
-          className="input select"
-          value={status}
-          aria-invalid={problem === 'chooseFirst'}
-          aria-describedby={problem ? `${id}-problem` : undefined}
-          onChange={(event) => setStatus(event.target.value as ApplicationStatus | '')}
-        >
-          <option value="">{t('bulk.choose')}</option>
-          {applicationStatuses.map((s) => (
-            <option key={s} value={s}>
-              {t(`status.${s}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field bulk-note">
-        <label className="field-label" htmlFor={`${id}-note`}>
-          {t('bulk.note')}
-        </label>
-        <input
-          id={`${id}-note`}
-          className="input"
-          maxLength={500}
-          value={note}
-          onChange={(event) => setNote(event.target.value)}
-        />
-      </div>
+      <StatusField
+        id={id}
+        label={t('bulk.status')}
+        value={status}
+        onChange={review.setStatus}
+        choose={t('bulk.choose')}
+        invalid={problem === 'chooseFirst'}
+        {...(problem && { describedBy: `${id}-problem` })}
+      />
+      <NoteField id={id} className="bulk-note" label={t('bulk.note')} value={note} onChange={review.setNote} />
       <div className="bulk-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t('bulk.applying') : t('bulk.apply')}

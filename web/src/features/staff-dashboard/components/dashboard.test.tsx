@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
 import { createTestI18n } from '../../../testing/i18n';
 import { addStaffTranslations } from '../../../i18n/staff';
+import { StaffQueryProvider } from '../../../lib/staff-query-provider';
 import { type StaffRole, type StaffSession, StaffSessionContext } from '../../../lib/staff-session';
 import { jsonResponse } from '../../../testing/render';
 import { Dashboard } from './dashboard';
@@ -44,9 +45,11 @@ function renderDashboard(role: StaffRole = 'admin', url: InitialEntry = '/admin'
   const router = createMemoryRouter([{ path: '/admin', element: <Dashboard /> }], { initialEntries: [url] });
   render(
     <I18nextProvider i18n={i18n}>
-      <StaffSessionContext.Provider value={session}>
-        <RouterProvider router={router} />
-      </StaffSessionContext.Provider>
+      <StaffQueryProvider>
+        <StaffSessionContext.Provider value={session}>
+          <RouterProvider router={router} />
+        </StaffSessionContext.Provider>
+      </StaffQueryProvider>
     </I18nextProvider>,
   );
   return router;
@@ -120,7 +123,10 @@ describe('dashboard', () => {
     expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('01/11/2026');
     expect(screen.getByLabelText<HTMLInputElement>('To').value).toBe('20/11/2026');
     expect(screen.getByLabelText<HTMLSelectElement>('Rows per page').value).toBe('20');
-    expect(listed()).toContainEqual({ filters: { status: 'rejected', from: '2026-11-01', to: '2026-11-20' }, pageSize: 20 });
+    expect(listed()).toContainEqual({
+      filters: { status: 'rejected', from: '2026-11-01', to: '2026-11-20' },
+      pageSize: 20,
+    });
   });
 
   it('refuses a From day after the To day', async () => {

@@ -4,9 +4,9 @@ import { pageSizes, type ApplicationRow, type StatusChangeResponse } from '../..
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../i18n/error-text';
 import { useStaffSession } from '../../../lib/staff-session';
-import { useApplications } from '../hooks/use-applications';
+import { type ApplicationsState, useApplications } from '../hooks/use-applications';
 import { useListParams } from '../hooks/use-list-params';
-import type { PageSize } from '../utils/list-params';
+import type { ListParams, PageSize } from '../utils/list-params';
 import { ApplicationsTable } from './applications-table';
 import { BulkBar } from './bulk-bar';
 import { EraseDialog } from './erase-dialog';
@@ -26,14 +26,11 @@ const none: ReadonlySet<string> = new Set();
 /** The dashboard (spec 2.3): totals, filters, the page of applications, review and export. */
 export function Dashboard() {
   const { t } = useTranslation('staff');
-  const { t: tc } = useTranslation();
   const session = useStaffSession();
   const canReview = session.role === 'admin';
-  const id = useId();
   const nav = useListParams();
   const { params } = nav;
-  const [reloadKey, setReloadKey] = useState(0);
-  const list = useApplications(params, reloadKey);
+  const list = useApplications(params);
   const [selection, setSelection] = useState<Scoped | null>(null);
   const [expansion, setExpansion] = useState<Scoped | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -45,7 +42,6 @@ export function Dashboard() {
   // Only ids still on the page count (a row may have gone since it was checked).
   const selectedIds = rows.filter((r) => selected.has(r.id)).map((r) => r.id);
 
-  const reload = () => setReloadKey((n) => n + 1);
   const update = (set: ReadonlySet<string>, ids: string[], on: boolean) => {
     const next = new Set(set);
     for (const rowId of ids) {
@@ -68,17 +64,13 @@ export function Dashboard() {
         ...(result.notFound.length > 0 ? [t('bulk.notFound', { count: result.notFound.length })] : []),
       ].join(' '),
     );
-    reload();
   };
   const onErased = (row: ApplicationRow) => {
     setEraseTarget(null);
     setSelection((now) => (now ? { ...now, ids: update(now.ids, [row.id], false) } : now));
     setExpansion((now) => (now ? { ...now, ids: update(now.ids, [row.id], false) } : now));
     setNotice(t('erase.done', { name: row.name }));
-    reload();
   };
-
-  const firstLoad = list.loading && !list.data;
 
   return (
     <div className="dashboard">
@@ -87,30 +79,11 @@ export function Dashboard() {
         <p className="page-intro">{t('dashboard.intro')}</p>
       </div>
 
-      <StatsCards reloadKey={reloadKey} />
+      <StatsCards />
 
       <FiltersForm key={JSON.stringify(params.filters)} filters={params.filters} onApply={nav.applyFilters} />
 
-      <div className="toolbar">
-        <div className="toolbar-size">
-          <label className="field-label" htmlFor={`${id}-size`}>
-            {t('table.rowsPerPage')}
-          </label>
-          <select
-            id={`${id}-size`}
-            className="input select select-compact"
-            value={params.pageSize}
-            onChange={(event) => nav.setPageSize(Number(event.target.value) as PageSize)}
-          >
-            {pageSizes.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </div>
-        <ExportButton filters={params.filters} />
-      </div>
+      <Toolbar params={params} onPageSize={nav.setPageSize} />
 
       <div role="status" className="dashboard-notice">
         {notice && <p className="alert alert-success">{notice}</p>}
@@ -120,42 +93,15 @@ export function Dashboard() {
         <BulkBar ids={selectedIds} onClear={() => setSelection(null)} onDone={onBulkDone} />
       )}
 
-      {list.error ? (
-        <div className="alert alert-error" role="alert">
-          <p className="alert-line">{t('table.loadFailed')}</p>
-          <p className="alert-detail">{errorText(tc, list.error)}</p>
-          <button type="button" className="button button-secondary alert-action" onClick={reload}>
-            {t('table.retry')}
-          </button>
-        </div>
-      ) : firstLoad ? (
-        <Spinner label={t('table.loading')} />
-      ) : rows.length === 0 ? (
-        <div className="empty" data-testid="empty-state">
-          <p className="empty-title">{t('table.emptyTitle')}</p>
-          <p className="empty-body">{t('table.emptyBody')}</p>
-        </div>
-      ) : (
-        <div className="table-wrap">
-          {list.loading && (
-            <div className="table-busy">
-              <Spinner label={t('table.loading')} />
-            </div>
-          )}
-          <ApplicationsTable
-            rows={rows}
-            canReview={canReview}
-            selected={selected}
-            onSelect={onSelect}
-            expanded={expanded}
-            onToggle={onToggle}
-            reloadKey={reloadKey}
-            onChanged={reload}
-            onErase={setEraseTarget}
-            busy={list.loading}
-          />
-        </div>
-      )}
+      <ListArea
+        list={list}
+        canReview={canReview}
+        selected={selected}
+        onSelect={onSelect}
+        expanded={expanded}
+        onToggle={onToggle}
+        onErase={setEraseTarget}
+      />
 
       {list.data && !list.error && (
         <Pager
@@ -170,6 +116,74 @@ export function Dashboard() {
       )}
 
       {eraseTarget && <EraseDialog target={eraseTarget} onClose={() => setEraseTarget(null)} onErased={onErased} />}
+    </div>
+  );
+}
+
+/** Rows per page and the export, above the table. */
+function Toolbar({ params, onPageSize }: { params: ListParams; onPageSize: (size: PageSize) => void }) {
+  const { t } = useTranslation('staff');
+  const id = useId();
+  return (
+    <div className="toolbar">
+      <div className="toolbar-size">
+        <label className="field-label" htmlFor={`${id}-size`}>
+          {t('table.rowsPerPage')}
+        </label>
+        <select
+          id={`${id}-size`}
+          className="input select select-compact"
+          value={params.pageSize}
+          onChange={(event) => onPageSize(Number(event.target.value) as PageSize)}
+        >
+          {pageSizes.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ExportButton filters={params.filters} />
+    </div>
+  );
+}
+
+/** The page of applications, or why there is none: a failure (with Retry), the first load, or no match. */
+function ListArea({
+  list,
+  ...table
+}: { list: ApplicationsState } & Omit<Parameters<typeof ApplicationsTable>[0], 'rows' | 'busy'>) {
+  const { t } = useTranslation('staff');
+  const { t: tc } = useTranslation();
+  const rows = list.data?.items ?? [];
+  if (list.error) {
+    return (
+      <div className="alert alert-error" role="alert">
+        <p className="alert-line">{t('table.loadFailed')}</p>
+        <p className="alert-detail">{errorText(tc, list.error)}</p>
+        <button type="button" className="button button-secondary alert-action" onClick={list.retry}>
+          {t('table.retry')}
+        </button>
+      </div>
+    );
+  }
+  if (list.loading && !list.data) return <Spinner label={t('table.loading')} />;
+  if (rows.length === 0) {
+    return (
+      <div className="empty" data-testid="empty-state">
+        <p className="empty-title">{t('table.emptyTitle')}</p>
+        <p className="empty-body">{t('table.emptyBody')}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      {list.loading && (
+        <div className="table-busy">
+          <Spinner label={t('table.loading')} />
+        </div>
+      )}
+      <ApplicationsTable rows={rows} busy={list.loading} {...table} />
     </div>
   );
 }

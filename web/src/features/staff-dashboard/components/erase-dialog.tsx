@@ -1,11 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
 import { errorText } from '../../../i18n/error-text';
-import { ApiError } from '../../../lib/api-client';
-import { useStaffSession } from '../../../lib/staff-session';
-import { eraseApplication } from '../api/erase-application';
-import { formatPhone } from '../utils/format';
+import { useEraseApplication } from '../hooks/use-erase-application';
+import { formatPhone } from '../../../lib/staff-format';
 
 /**
  * Confirmation before an erasure (DPDP Act): a modal <dialog> (focus kept inside,
@@ -23,12 +21,13 @@ export function EraseDialog({
 }) {
   const { t } = useTranslation('staff');
   const { t: tc } = useTranslation();
-  const { getIdToken } = useStaffSession();
   const id = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const erasure = useEraseApplication();
+  // Busy from the click until the dialog closes: an erased row's dialog never offers Erase again.
+  const busy = erasure.isPending || erasure.isSuccess;
+  const failure = erasure.failure;
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -38,17 +37,7 @@ export function EraseDialog({
     return () => dialog.close?.();
   }, []);
 
-  const erase = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await eraseApplication(getIdToken, target.id);
-      onErased(target);
-    } catch (error) {
-      setBusy(false);
-      setFailure(error instanceof ApiError ? error.code : 'INTERNAL');
-    }
-  };
+  const erase = () => erasure.mutate(target.id, { onSuccess: () => onErased(target) });
 
   return (
     <dialog
@@ -78,7 +67,7 @@ export function EraseDialog({
         <button ref={cancelRef} type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
           {t('erase.cancel')}
         </button>
-        <button type="button" className="button button-danger" onClick={() => void erase()} disabled={busy}>
+        <button type="button" className="button button-danger" onClick={erase} disabled={busy}>
           {busy ? t('erase.erasing') : t('erase.confirm')}
         </button>
       </div>

@@ -1,12 +1,14 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { exportFileName } from '../../../../../rules/csv';
 import { istDay } from '../../../../../rules/ist';
 import { errorText } from '../../../i18n/error-text';
-import { ApiError } from '../../../lib/api-client';
+import { downloadCsv } from '../../../lib/download';
 import { useStaffSession } from '../../../lib/staff-session';
+import { errorCode, invalidateAfterExport } from '../../../lib/staff-queries';
 import { exportApplications, type ExportProgress } from '../api/export-applications';
-import { formatCount } from '../utils/format';
+import { formatCount } from '../../../lib/staff-format';
 import type { ListFilters } from '../utils/list-params';
 
 type Phase =
@@ -15,24 +17,12 @@ type Phase =
   | { readonly kind: 'done'; readonly rows: number }
   | { readonly kind: 'failed'; readonly code: string };
 
-function download(parts: string[], fileName: string): void {
-  const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the object is freed.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /** "Export CSV": every row matching the active filters, with a progress bar while the pages are read. */
 export function ExportButton({ filters }: { filters: ListFilters }) {
   const { t } = useTranslation('staff');
   const { t: tc } = useTranslation();
   const { getIdToken } = useStaffSession();
+  const client = useQueryClient();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const controllerRef = useRef<AbortController | null>(null);
 
@@ -49,11 +39,12 @@ export function ExportButton({ filters }: { filters: ListFilters }) {
         (progress) => setPhase({ kind: 'running', progress }),
         controller.signal,
       );
-      download(parts, exportFileName('applications_export', istDay(new Date())));
+      downloadCsv(parts, exportFileName('applications_export', istDay(new Date())));
       setPhase({ kind: 'done', rows });
+      invalidateAfterExport(client, 'applications');
     } catch (error) {
       if (controller.signal.aborted) return;
-      setPhase({ kind: 'failed', code: error instanceof ApiError ? error.code : 'INTERNAL' });
+      setPhase({ kind: 'failed', code: errorCode(error) });
     }
   };
 

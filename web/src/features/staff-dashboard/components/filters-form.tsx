@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applicationStatuses } from '../../../../../rules/application';
+import { applicationStatuses } from '../../../../../rules/application-values';
 import { districts } from '../../../../../rules/districts';
 import { parseDate } from '../../../../../rules/ist';
 import { DateInput } from '../../../components/date-input';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatCount } from '../utils/format';
+import { formatCount } from '../../../lib/staff-format';
 import { pageCount } from '../utils/list-params';
 
 /** Previous, Next and "Page X of Y • N total" (exact for the active filters). */

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { applicationStatuses } from '../../../../../rules/application';
+import { applicationStatuses } from '../../../../../rules/application-values';
 import { useStats } from '../hooks/use-stats';
-import { formatCount } from '../utils/format';
+import { formatCount } from '../../../lib/staff-format';
 
 /** The total-applications card and one card per status: all applications, from the rollups. */
-export function StatsCards({ reloadKey }: { reloadKey: number }) {
+export function StatsCards() {
   const { t } = useTranslation('staff');
-  const { stats, busy, failed } = useStats(reloadKey);
+  const { stats, busy, failed } = useStats();
   const value = (n: number | undefined) => (n === undefined ? '…' : formatCount(n));
 
   return (

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { ApplicationStatus } from '../../../../../rules/application';
+import type { ApplicationStatus } from '../../../../../rules/application-values';
 
 /** The status as a word on its colour (pending amber, under review blue, approved green, rejected red). */
 export function StatusBadge({ status }: { status: ApplicationStatus }) {

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { type QueryClient, useQuery } from '@tanstack/react-query';
 import type { StatsResponse } from '../../../../../rules/report';
 import { useStaffSession } from '../../../lib/staff-session';
+import { staffKeys } from '../../../lib/staff-queries';
 import { getStats } from '../api/get-stats';
 
 /** How often, and for how long, the tiles ask again after a change until the rollups show it. */
@@ -15,60 +16,51 @@ export interface StatsState {
 
 const same = (a: StatsResponse | undefined, b: StatsResponse | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
-/**
- * The all-time totals. The rollups follow the applications' stream, so a status change
- * (one or a selection) reaches them a moment after the change's response: after each
- * reload the totals are read again until they move away from what was shown before
- * and two reads agree, or a few seconds pass (a change that moves no count).
- */
-export function useStats(reloadKey: number): StatsState {
-  const { getIdToken } = useStaffSession();
-  const [state, setState] = useState<{ key: number; stats?: StatsResponse; failed: boolean; settled: boolean }>({
-    key: -1,
-    failed: false,
-    settled: false,
-  });
-  const shown = useRef<StatsResponse | undefined>(undefined);
-  useEffect(() => {
-    shown.current = state.stats;
-  }, [state.stats]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const before = reloadKey === 0 ? undefined : shown.current;
-    const deadline = Date.now() + SETTLE_FOR_MS;
-    let last: StatsResponse | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-
-    const read = () => {
-      getStats(getIdToken, controller.signal).then(
-        (stats) => {
-          const settled = before === undefined || (!same(stats, before) && same(stats, last)) || Date.now() > deadline;
-          last = stats;
-          setState({ key: reloadKey, stats, failed: false, settled });
-          if (!settled) timer = setTimeout(read, SETTLE_EVERY_MS);
-        },
-        () => {
-          if (!controller.signal.aborted)
-            setState((now) => ({
-              key: reloadKey,
-              ...(now.stats && { stats: now.stats }),
-              failed: true,
-              settled: true,
-            }));
-        },
-      );
-    };
-    read();
-    return () => {
-      controller.abort();
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((done, fail) => {
+    const timer = setTimeout(done, ms);
+    const stop = () => {
       clearTimeout(timer);
+      fail(new DOMException('Aborted', 'AbortError'));
     };
-  }, [getIdToken, reloadKey]);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
 
+/**
+ * The all-time totals. The rollups follow the applications' stream, so a change (a status
+ * change, one or a selection; an erasure) reaches them a moment after the change's
+ * response. The first read is the answer; a read again after a change (the query was
+ * invalidated while it held totals) asks again until the totals move away from what was
+ * shown before and two reads agree, or a few seconds pass (a change that moves no
+ * count). Each read is shown as it comes.
+ */
+async function readStats(
+  read: (signal: AbortSignal) => Promise<StatsResponse>,
+  client: QueryClient,
+  signal: AbortSignal,
+): Promise<StatsResponse> {
+  const before = client.getQueryData<StatsResponse>(staffKeys.stats);
+  const deadline = Date.now() + SETTLE_FOR_MS;
+  let last: StatsResponse | undefined;
+  for (;;) {
+    const stats = await read(signal);
+    if (before === undefined || (!same(stats, before) && same(stats, last)) || Date.now() > deadline) return stats;
+    last = stats;
+    client.setQueryData(staffKeys.stats, stats);
+    await pause(SETTLE_EVERY_MS, signal);
+  }
+}
+
+export function useStats(): StatsState {
+  const { getIdToken } = useStaffSession();
+  const query = useQuery({
+    queryKey: staffKeys.stats,
+    queryFn: ({ client, signal }) => readStats((s) => getStats(getIdToken, s), client, signal),
+  });
   return {
-    ...(state.stats && { stats: state.stats }),
-    busy: state.key !== reloadKey || !state.settled,
-    failed: state.failed,
+    ...(query.data && { stats: query.data }),
+    busy: query.isFetching,
+    failed: query.isError,
   };
 }

@@ -1,4 +1,4 @@
-import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application';
+import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application-values';
 import { districts } from '../../../../../rules/districts';
 import { parseDate } from '../../../../../rules/ist';
 import { type ListRequest, pageSizes } from '../../../../../rules/staff-api';

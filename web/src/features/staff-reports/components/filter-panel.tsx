@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applicationStatuses } from '../../../../../rules/application';
+import { applicationStatuses } from '../../../../../rules/application-values';
 import { knownDistrictNames } from '../../../../../rules/report';
 import { parseDate } from '../../../../../rules/ist';
 import { DateInput } from '../../../components/date-input';
 import type { ReportParamsUpdate } from '../hooks/use-report-params';
-import { districtLabel } from '../utils/format';
+import { districtLabel } from '../../../lib/staff-format';
 import {
   defaultReportParams,
   type ReportParams,

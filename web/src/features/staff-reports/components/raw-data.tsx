@@ -1,101 +1,20 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { exportFileName } from '../../../../../rules/csv';
 import { istDay } from '../../../../../rules/ist';
-import type { ReportRow } from '../../../../../rules/report';
+import { downloadCsv } from '../../../lib/download';
+import { districtLabel, formatCount, formatDateTime, formatPhone } from '../../../lib/staff-format';
 import { useStaffSession } from '../../../lib/staff-session';
+import { invalidateAfterExport } from '../../../lib/staff-queries';
 import { exportReport } from '../api/export-report';
-import { getReportRows } from '../api/get-report-rows';
-import { districtLabel, formatCount, formatDateTime, formatPhone } from '../utils/format';
-import { type ReportParams, reportApiQuery } from '../utils/report-params';
-
-const PAGE = 50;
-
-interface Rows {
-  readonly key: string;
-  readonly items: readonly ReportRow[];
-  readonly total: number;
-  readonly nextCursor?: string;
-  readonly failed?: boolean;
-}
-
-function download(parts: string[], fileName: string): void {
-  const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+import { useReportRows } from '../hooks/use-report-rows';
+import type { ReportParams } from '../utils/report-params';
 
 /** Every matching application, 50 at a time (Load more), and the CSV export of them all. */
 export function RawData({ params }: { params: ReportParams }) {
   const { t, i18n } = useTranslation('staff');
-  const { getIdToken } = useStaffSession();
-  const key = reportApiQuery(params).toString();
-  const [rows, setRows] = useState<Rows | null>(null);
-  const [more, setMore] = useState(false);
-  const [exporting, setExporting] = useState<{ done: number; total: number } | null>(null);
-  const [exportNote, setExportNote] = useState<{ rows?: number; failed?: boolean } | null>(null);
-  const controller = useRef<AbortController | null>(null);
-
-  useEffect(() => {
-    const c = new AbortController();
-    getReportRows(getIdToken, params, { limit: PAGE }, c.signal).then(
-      (page) =>
-        setRows({ key, items: page.items, total: page.total, ...(page.nextCursor && { nextCursor: page.nextCursor }) }),
-      () => {
-        if (!c.signal.aborted) setRows({ key, items: [], total: 0, failed: true });
-      },
-    );
-    return () => c.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [getIdToken, key]);
-
-  useEffect(() => () => controller.current?.abort(), []);
-
-  const current = rows?.key === key ? rows : null;
-
-  const loadMore = async () => {
-    if (!current?.nextCursor) return;
-    setMore(true);
-    try {
-      const page = await getReportRows(getIdToken, params, { limit: PAGE, cursor: current.nextCursor });
-      setRows((now) =>
-        now?.key === key
-          ? {
-              key,
-              items: [...now.items, ...page.items],
-              total: page.total,
-              ...(page.nextCursor && { nextCursor: page.nextCursor }),
-            }
-          : now,
-      );
-    } catch {
-      setRows((now) => (now?.key === key ? { ...now, failed: true } : now));
-    } finally {
-      setMore(false);
-    }
-  };
-
-  const runExport = async () => {
-    const c = new AbortController();
-    controller.current = c;
-    setExportNote(null);
-    setExporting({ done: 0, total: current?.total ?? 0 });
-    try {
-      const result = await exportReport(getIdToken, params, (done, total) => setExporting({ done, total }), c.signal);
-      download(result.parts, exportFileName('applications_report', istDay(new Date())));
-      setExportNote({ rows: result.rows });
-    } catch {
-      if (!c.signal.aborted) setExportNote({ failed: true });
-    } finally {
-      setExporting(null);
-    }
-  };
+  const { rows: current, loadingMore: more, loadMore } = useReportRows(params);
 
   return (
     <section className="report-card report-card-wide report-raw" aria-labelledby="raw-title" data-testid="raw-data">
@@ -108,26 +27,7 @@ export function RawData({ params }: { params: ReportParams }) {
             {current ? t('reports.matching', { count: current.total }) : '…'}
           </p>
         </div>
-        <div className="report-export">
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => void runExport()}
-            disabled={exporting !== null}
-          >
-            {exporting
-              ? t('reports.exporting', { done: formatCount(exporting.done), total: formatCount(exporting.total) })
-              : t('reports.export')}
-          </button>
-          <span aria-live="polite" className="muted">
-            {exportNote?.rows !== undefined && t('reports.exported', { count: exportNote.rows })}
-          </span>
-          {exportNote?.failed && (
-            <p className="alert alert-error" role="alert">
-              {t('reports.exportFailed')}
-            </p>
-          )}
-        </div>
+        <ReportExport params={params} total={current?.total ?? 0} />
       </div>
       {current?.failed && (
         <p className="alert alert-error" role="alert">
@@ -170,13 +70,70 @@ export function RawData({ params }: { params: ReportParams }) {
             {t('reports.showing', { shown: formatCount(current.items.length), total: formatCount(current.total) })}
           </span>
           {current.nextCursor && (
-            <button type="button" className="button button-secondary" onClick={() => void loadMore()} disabled={more}>
+            <button type="button" className="button button-secondary" onClick={loadMore} disabled={more}>
               {t('reports.loadMore')}
             </button>
           )}
         </div>
       )}
     </section>
+  );
+}
+
+/** "Export CSV": every matching row (all pages, not the table's), on the record like the dashboard's export. */
+function ReportExport({ params, total }: { params: ReportParams; total: number }) {
+  const { t } = useTranslation('staff');
+  const { getIdToken } = useStaffSession();
+  const client = useQueryClient();
+  const [exporting, setExporting] = useState<{ done: number; total: number } | null>(null);
+  const [exportNote, setExportNote] = useState<{ rows?: number; failed?: boolean } | null>(null);
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => () => controller.current?.abort(), []);
+
+  const runExport = async () => {
+    const c = new AbortController();
+    controller.current = c;
+    setExportNote(null);
+    setExporting({ done: 0, total });
+    try {
+      const result = await exportReport(
+        getIdToken,
+        params,
+        (done, all) => setExporting({ done, total: all }),
+        c.signal,
+      );
+      downloadCsv(result.parts, exportFileName('applications_report', istDay(new Date())));
+      setExportNote({ rows: result.rows });
+      invalidateAfterExport(client, 'reports');
+    } catch {
+      if (!c.signal.aborted) setExportNote({ failed: true });
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  return (
+    <div className="report-export">
+      <button
+        type="button"
+        className="button button-secondary"
+        onClick={() => void runExport()}
+        disabled={exporting !== null}
+      >
+        {exporting
+          ? t('reports.exporting', { done: formatCount(exporting.done), total: formatCount(exporting.total) })
+          : t('reports.export')}
+      </button>
+      <span aria-live="polite" className="muted">
+        {exportNote?.rows !== undefined && t('reports.exported', { count: exportNote.rows })}
+      </span>
+      {exportNote?.failed && (
+        <p className="alert alert-error" role="alert">
+          {t('reports.exportFailed')}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -3,9 +3,9 @@ import { ResponsiveLine } from '@nivo/line';
 import { ResponsivePie } from '@nivo/pie';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applicationStatuses } from '../../../../../rules/application';
+import { applicationStatuses } from '../../../../../rules/application-values';
 import { type Slice, dayTicks, pieSlices, statusColours, type DayPoint, stackedDailyRows } from '../utils/chart-data';
-import { formatCount, formatShortDay } from '../utils/format';
+import { formatCount, formatShortDay } from '../../../lib/staff-format';
 
 // The charts of spec 2.4 with nivo (SVG). Each draws inside an aria-hidden box and has
 // a visually hidden table with the same numbers: screen readers read the table. No

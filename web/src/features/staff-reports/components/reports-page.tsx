@@ -1,14 +1,14 @@
 import './reports.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { applicationStatuses } from '../../../../../rules/application';
+import { applicationStatuses } from '../../../../../rules/application-values';
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../i18n/error-text';
 import { staffPaths } from '../../../staff-paths';
 import { useReportParams } from '../hooks/use-report-params';
 import { useReportSummary } from '../hooks/use-report-summary';
 import { ageData, genderData, memberData, seriesData, statusData, topDistrictData } from '../utils/chart-data';
-import { districtLabel, formatCount } from '../utils/format';
+import { districtLabel, formatCount } from '../../../lib/staff-format';
 import { reportProblem } from '../utils/report-params';
 import { FilterPanel } from './filter-panel';
 import { RawData } from './raw-data';

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ReportSummary } from '../../../../../rules/report';
 import { ApiError } from '../../../lib/api-client';
 import { useStaffSession } from '../../../lib/staff-session';
+import { staffKeys } from '../../../lib/staff-queries';
 import { getReportSummary } from '../api/get-report-summary';
 import { type ReportParams, reportApiQuery } from '../utils/report-params';
 
@@ -26,31 +27,23 @@ export interface SummaryState {
   readonly error?: SummaryError;
 }
 
-/** The report for the filters; null params: none wanted. A newer request cancels the older. */
+/**
+ * The report for the filters; null params: none wanted. A newer request cancels the
+ * older; the last report stays shown until the new one arrives (a failure shows none).
+ */
 export function useReportSummary(params: ReportParams | null): SummaryState {
   const { getIdToken } = useStaffSession();
-  const key = params ? reportApiQuery(params).toString() : null;
-  const [state, setState] = useState<{ key: string | null; data?: ReportSummary; error?: SummaryError }>({ key: null });
-
-  useEffect(() => {
-    if (key === null || !params) return;
-    const controller = new AbortController();
-    getReportSummary(getIdToken, params, controller.signal).then(
-      (data) => setState({ key, data }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState({ key, error: summaryError(error) });
-      },
-    );
-    return () => controller.abort();
-    // params is read through key (its serialisation).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [getIdToken, key]);
-
-  const current = state.key === key;
+  const key = params ? reportApiQuery(params).toString() : '';
+  const query = useQuery({
+    queryKey: staffKeys.reportSummary(key),
+    queryFn: ({ signal }) => getReportSummary(getIdToken, params!, signal),
+    enabled: params !== null,
+    placeholderData: keepPreviousData,
+  });
+  const failed = query.isError;
   return {
-    ...(state.data && { data: state.data }),
-    loading: key !== null && !current,
-    ...(current && state.error !== undefined && { error: state.error }),
+    ...(!failed && query.data && { data: query.data }),
+    loading: query.isFetching,
+    ...(failed && !query.isFetching && { error: summaryError(query.error) }),
   };
 }

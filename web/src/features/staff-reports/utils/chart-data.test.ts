@@ -13,7 +13,7 @@ import {
   statusData,
   topDistrictData,
 } from './chart-data';
-import { districtLabel, formatShortDay } from './format';
+import { districtLabel, formatShortDay } from '../../../lib/staff-format';
 
 const zero = { pending: 0, under_review: 0, approved: 0, rejected: 0 };
 

@@ -1,4 +1,4 @@
-import { applicationStatuses, type ApplicationStatus } from '../../../../../rules/application';
+import { applicationStatuses, type ApplicationStatus } from '../../../../../rules/application-values';
 import { ageBuckets, genderKeys, memberKeys, type ReportSummary } from '../../../../../rules/report';
 
 // The report API's figures shaped for the charts (and their text tables). Labels are

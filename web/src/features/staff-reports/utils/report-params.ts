@@ -1,4 +1,4 @@
-import { applicationStatuses, type ApplicationStatus } from '../../../../../rules/application';
+import { applicationStatuses, type ApplicationStatus } from '../../../../../rules/application-values';
 import { parseDate } from '../../../../../rules/ist';
 import { knownDistrictNames, reportFiltersQuery, reportFiltersSchema } from '../../../../../rules/report';
 
