@@ -119,36 +119,18 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
           ))}
         </select>
       </div>
-      <div className="field">
-        <label className="field-label" htmlFor={field('from')}>
-          {t('filters.from')}
-        </label>
-        <DateInput
-          id={field('from')}
-          className="input"
-          name="from"
+      {(['from', 'to'] as const).map((key) => (
+        <DayField
+          key={key}
+          id={field(key)}
+          name={key}
+          label={t(`filters.${key}`)}
           placeholder={t('filters.dateFormat')}
-          value={draft.from}
-          aria-invalid={problem?.field === 'from'}
-          aria-describedby={problem?.field === 'from' ? `${id}-problem` : undefined}
-          onValueChange={setDay('from')}
+          value={draft[key]}
+          onValueChange={setDay(key)}
+          {...(problem?.field === key && { problemId: `${id}-problem` })}
         />
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={field('to')}>
-          {t('filters.to')}
-        </label>
-        <DateInput
-          id={field('to')}
-          className="input"
-          name="to"
-          placeholder={t('filters.dateFormat')}
-          value={draft.to}
-          aria-invalid={problem?.field === 'to'}
-          aria-describedby={problem?.field === 'to' ? `${id}-problem` : undefined}
-          onValueChange={setDay('to')}
-        />
-      </div>
+      ))}
       <div className="filters-actions">
         <button type="submit" className="button button-primary">
           {t('filters.apply')}
@@ -163,5 +145,42 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
         </p>
       )}
     </form>
+  );
+}
+
+/** From or To: a day typed as dd/mm/yyyy; `problemId` names the message when Apply found it wrong. */
+function DayField({
+  id,
+  name,
+  label,
+  placeholder,
+  value,
+  onValueChange,
+  problemId,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  problemId?: string;
+}) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <DateInput
+        id={id}
+        className="input"
+        name={name}
+        placeholder={placeholder}
+        value={value}
+        aria-invalid={problemId !== undefined}
+        aria-describedby={problemId}
+        onValueChange={onValueChange}
+      />
+    </div>
   );
 }
