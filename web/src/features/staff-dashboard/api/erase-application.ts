@@ -1,8 +1,7 @@
-import * as v from 'valibot';
+import { z } from 'zod';
 import { staffRequest } from '../../../lib/staff-session';
 
-// valibot, as the public page's schemas: what the staff area itself checks adds no zod to its chunk.
-const eraseResponseSchema = v.object({ erased: v.string() });
+const eraseResponseSchema = z.object({ erased: z.string() });
 
 /** DELETE /api/admin/applications/{id}: erasure on request, admins only. */
 export function eraseApplication(getIdToken: () => Promise<string>, id: string): Promise<{ erased: string }> {
