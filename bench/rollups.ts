@@ -14,12 +14,14 @@ import { freePort } from '../local/ports';
 import { localLambdaContext } from '../local/queue';
 import { startStreamPoller } from '../local/stream-poller';
 import { tables, type TableKey } from '../contracts/table-definitions';
-import { makeRollupsStore, type RollupState, type RollupsStore } from '../lambdas/adapters/rollups';
+import { type RollupState } from '../lambdas/adapters/rollups-keys';
+import { makeRollupsReader } from '../lambdas/adapters/rollups-reader';
 import { meterCapacity } from '../lambdas/lib/capacity-meter';
-import { rebuildRollups } from '../lambdas/lib/rollups-rebuild';
+import { rebuildRollups, rebuildStore } from '../lambdas/lib/rollups-rebuild';
 import type { ReportCost } from '../lambdas/handlers/reports-summary';
 import { type DayCounters, reportSummarySchema } from '../rules/report';
 import { generateApplications, istDayOf, putAll, randomSource, shiftDay, staffEvent } from '../test/support/rollups';
+import { dumpGeneration } from '../test/support/rollups-dump';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -90,7 +92,7 @@ async function main(): Promise<number> {
     ...Object.fromEntries((Object.keys(tables) as TableKey[]).map((k) => [tables[k].envVar, names[k]])),
   });
   const db = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
-  const store: RollupsStore = makeRollupsStore(db, names.rollups);
+  const store = rebuildStore(db, names.rollups);
   const stream = await import('../lambdas/handlers/applications-stream');
   const summary = await import('../lambdas/handlers/reports-summary');
   const consumer = stream.makeHandler({ rollups: store, clock: () => new Date() });
@@ -104,7 +106,7 @@ async function main(): Promise<number> {
   const reportDb = DynamoDBDocumentClient.from(dynamo.client);
   let lastCost: ReportCost | undefined;
   const report = summary.makeHandler({
-    rollups: makeRollupsStore(reportDb, names.rollups),
+    rollups: makeRollupsReader(reportDb, names.rollups),
     clock: () => new Date(),
     meter: meterCapacity(reportDb),
     onCost: (cost) => (lastCost = cost),
@@ -115,7 +117,7 @@ async function main(): Promise<number> {
   const measure = async (label: string, applications: number, at?: Date): Promise<Row> => {
     const handler = at
       ? summary.makeHandler({
-          rollups: makeRollupsStore(reportDb, names.rollups),
+          rollups: makeRollupsReader(reportDb, names.rollups),
           clock: () => at,
           meter: meterCapacity(reportDb),
           onCost: (cost) => (lastCost = cost),
@@ -169,8 +171,8 @@ async function main(): Promise<number> {
     );
     say(`rebuild of ${rebuilt.scanned.toLocaleString('en-IN')} applications: ${(rebuilt.ms / 1000).toFixed(1)} s`);
     const [streamBuilt, fromTable] = await Promise.all([
-      store.dumpGeneration(before.current).then(figures),
-      store.dumpGeneration(rebuilt.generation).then(figures),
+      dumpGeneration(db, names.rollups, before.current).then(figures),
+      dumpGeneration(db, names.rollups, rebuilt.generation).then(figures),
     ]);
     const rebuildEqual =
       JSON.stringify(streamBuilt.days) === JSON.stringify(fromTable.days) &&

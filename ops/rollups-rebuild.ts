@@ -8,8 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { rollupsFenceSeconds } from '../contracts/rollups-fence';
-import { makeRollupsStore } from '../lambdas/adapters/rollups';
-import { rebuildRollups, type RebuildResult } from '../lambdas/lib/rollups-rebuild';
+import { rebuildRollups, type RebuildResult, rebuildStore } from '../lambdas/lib/rollups-rebuild';
 import { clientOptions, resolveTarget } from './target';
 import { runCommand } from './cli';
 
@@ -61,7 +60,7 @@ async function main(): Promise<number> {
   try {
     const result = await rebuildRollups(
       {
-        store: makeRollupsStore(db, target.tableNames.rollups),
+        store: rebuildStore(db, target.tableNames.rollups),
         db,
         applicationsTable: target.tableNames.applications,
         clock: () => new Date(),

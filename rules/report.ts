@@ -206,11 +206,6 @@ export function counterIndexes(cell: CountedCell): [number, number, number] {
   ];
 }
 
-export const ageCounterIndex = (district: string, age: AgeBucket): number =>
-  (districtIndex.get(district) ?? reportDistricts.length - 1) * COUNTERS_PER_CELL +
-  AGE_OFFSET +
-  ageBuckets.indexOf(age);
-
 /**
  * Changes to counters, summed: per day key, per counter index. A record that moves an
  * application from one cell to another is -1 there and +1 here; many records fold

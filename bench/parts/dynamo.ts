@@ -402,9 +402,10 @@ runPart('dynamo', async (add) => {
       { makeRateLimiter },
       { makeReviewStore },
       { makeReadAudit },
-      { makeRollupsStore },
+      { makeRollupsReader },
+      { makeRollupsWriter },
       { totalFromRollups },
-      { rebuildRollups },
+      { rebuildRollups, rebuildStore },
       { importApplications, readCsv },
     ] = await Promise.all([
       import('../../lambdas/adapters/application-list'),
@@ -412,7 +413,8 @@ runPart('dynamo', async (add) => {
       import('../../lambdas/adapters/rate-limiter'),
       import('../../lambdas/adapters/review'),
       import('../../lambdas/adapters/read-audit'),
-      import('../../lambdas/adapters/rollups'),
+      import('../../lambdas/adapters/rollups-reader'),
+      import('../../lambdas/adapters/rollups-writer'),
       import('../../lambdas/lib/application-totals'),
       import('../../lambdas/lib/rollups-rebuild'),
       import('../../ops/import'),
@@ -449,7 +451,7 @@ runPart('dynamo', async (add) => {
     };
     const sent = new Map<string, string>();
     const applications = makeApplicationRepository(db, names.applications);
-    const rollups = makeRollupsStore(db, names.rollups);
+    const rollups = makeRollupsReader(db, names.rollups);
     const total = totalFromRollups(
       rollups,
       (f) => countApplications(db, names.applications, f),
@@ -524,7 +526,7 @@ runPart('dynamo', async (add) => {
         ),
         clock: () => new Date(),
       }),
-      stream: stream.makeHandler({ rollups, clock: () => new Date() }),
+      stream: stream.makeHandler({ rollups: makeRollupsWriter(db, names.rollups), clock: () => new Date() }),
       status: status.makeHandler({
         review: makeReviewStore(db, { applications: names.applications, audit: names.audit }),
         clock: () => new Date(),
@@ -815,7 +817,7 @@ runPart('dynamo', async (add) => {
     const rebuild = async () => {
       const rebuilt = await rebuildRollups(
         {
-          store: makeRollupsStore(loader, names.rollups),
+          store: rebuildStore(loader, names.rollups),
           db: loader,
           applicationsTable: names.applications,
           clock: () => new Date(),

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
+import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { makeDocumentClient } from '../lib/dynamo';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { httpHandler, json } from '../lib/http';
@@ -7,7 +7,7 @@ import { statsSummary } from '../lib/rollups-report';
 import { requireStaff } from '../lib/staff';
 
 /** GET /api/admin/stats: the dashboard's totals, all time, per status (one item read). */
-export function makeHandler({ rollups }: { readonly rollups: RollupsStore }) {
+export function makeHandler({ rollups }: { readonly rollups: RollupsReader }) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
     requireStaff(event);
     return json(200, await statsSummary(rollups));
@@ -15,4 +15,4 @@ export function makeHandler({ rollups }: { readonly rollups: RollupsStore }) {
 }
 
 const env = parseEnv(baseEnvSchema);
-export const handler = makeHandler({ rollups: makeRollupsStore(makeDocumentClient(env), tableName('rollups')) });
+export const handler = makeHandler({ rollups: makeRollupsReader(makeDocumentClient(env), tableName('rollups')) });

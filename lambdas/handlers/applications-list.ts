@@ -3,7 +3,7 @@ import type { ApplicationFilters, ListResponse } from '../../rules/staff-api';
 import { listRequestSchema } from '../../rules/staff-api';
 import { countApplications, listApplications, type ListPage } from '../adapters/application-list';
 import type { ReadAudit } from '../adapters/read-audit';
-import { makeRollupsStore } from '../adapters/rollups';
+import { makeRollupsReader } from '../adapters/rollups-reader';
 import { totalFromRollups } from '../lib/application-totals';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
@@ -49,7 +49,7 @@ const applicationsTable = tableName('applications');
 const clock = systemClock();
 export const handler = makeHandler({
   list: (filters, page) => listApplications(db, applicationsTable, filters, page),
-  total: totalFromRollups(makeRollupsStore(db, tableName('rollups')), (filters) => countApplications(db, applicationsTable, filters), clock),
+  total: totalFromRollups(makeRollupsReader(db, tableName('rollups')), (filters) => countApplications(db, applicationsTable, filters), clock),
   audit: readAuditFromEnv(db),
   clock,
 });

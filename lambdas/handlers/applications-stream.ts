@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
+import { makeRollupsWriter, type RollupsWriter } from '../adapters/rollups-writer';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
@@ -13,7 +13,7 @@ import { type ApplicationChange, applyChanges, parseStreamRecord } from '../lib/
 // applied are recognised by their sequence number and change nothing.
 
 export interface StreamDeps {
-  readonly rollups: RollupsStore;
+  readonly rollups: RollupsWriter;
   readonly clock: () => Date;
 }
 
@@ -52,6 +52,6 @@ export function makeHandler({ rollups, clock }: StreamDeps) {
 
 const env = parseEnv(baseEnvSchema);
 export const handler = makeHandler({
-  rollups: makeRollupsStore(makeDocumentClient(env), tableName('rollups')),
+  rollups: makeRollupsWriter(makeDocumentClient(env), tableName('rollups')),
   clock: systemClock(),
 });

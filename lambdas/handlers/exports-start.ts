@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { exportStartRequestSchema } from '../../rules/staff-api';
 import { countApplications } from '../adapters/application-list';
 import type { ReadScope } from '../adapters/read-audit';
-import { makeRollupsStore } from '../adapters/rollups';
+import { makeRollupsReader } from '../adapters/rollups-reader';
 import { tableName } from '../lib/env';
 import { totalFromRollups } from '../lib/application-totals';
 import { makeReviewStore } from '../adapters/review';
@@ -20,7 +20,7 @@ import { staffRuntime } from '../lib/staff-runtime';
 const { db, tables } = staffRuntime();
 const review = makeReviewStore(db, tables);
 const clock = systemClock();
-const rollups = makeRollupsStore(db, tableName('rollups'));
+const rollups = makeRollupsReader(db, tableName('rollups'));
 const countMatching = totalFromRollups(rollups, (f) => countApplications(db, tables.applications, f), clock);
 
 export const handler = httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {

@@ -4,7 +4,7 @@ import { type ReportRowsResponse, reportRowsQuerySchema } from '../../rules/repo
 import { exportIdSchema } from '../../rules/staff-api';
 import { type ApplicationRows, decodeCursor, encodeCursor, makeApplicationRows } from '../adapters/application-rows';
 import type { ReadAudit } from '../adapters/read-audit';
-import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
+import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
@@ -15,7 +15,7 @@ import { requireStaff } from '../lib/staff';
 
 export interface ReportsRowsDeps {
   readonly rows: ApplicationRows;
-  readonly rollups: RollupsStore;
+  readonly rollups: RollupsReader;
   readonly clock: () => Date;
   readonly audit: ReadAudit;
 }
@@ -55,7 +55,7 @@ const env = parseEnv(baseEnvSchema);
 const db = makeDocumentClient(env);
 export const handler = makeHandler({
   rows: makeApplicationRows(db, tableName('applications')),
-  rollups: makeRollupsStore(db, tableName('rollups')),
+  rollups: makeRollupsReader(db, tableName('rollups')),
   clock: systemClock(),
   audit: readAuditFromEnv(db),
 });

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { reportFiltersSchema } from '../../rules/report';
-import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
+import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { type CapacityMeter, type DynamoUsage, meterCapacity } from '../lib/capacity-meter';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
@@ -16,7 +16,7 @@ export interface ReportCost extends DynamoUsage {
 }
 
 export interface ReportsSummaryDeps {
-  readonly rollups: RollupsStore;
+  readonly rollups: RollupsReader;
   readonly clock: () => Date;
   /** Meter on the rollups' client: the cost of each report is logged. */
   readonly meter: CapacityMeter;
@@ -47,7 +47,7 @@ export function makeHandler({ rollups, clock, meter, onCost }: ReportsSummaryDep
 const env = parseEnv(baseEnvSchema);
 const db = makeDocumentClient(env);
 export const handler = makeHandler({
-  rollups: makeRollupsStore(db, tableName('rollups')),
+  rollups: makeRollupsReader(db, tableName('rollups')),
   clock: systemClock(),
   meter: meterCapacity(db),
 });

@@ -1,11 +1,10 @@
 import * as z from 'zod';
 import { rollupsFenceSeconds } from '../../contracts/rollups-fence';
-import { makeRollupsStore, type RollupsStore } from '../adapters/rollups';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { logger } from '../lib/logger';
-import { ageRollups } from '../lib/rollups-ageing';
+import { ageingStore, type AgeingStore, ageRollups } from '../lib/rollups-ageing';
 
 // Daily at 00:00 IST (EventBridge schedule; a timer in the local stack): moves the
 // applications whose birthday crossed an age bucket boundary since the last run.
@@ -16,7 +15,7 @@ export const ageingEnvSchema = baseEnvSchema.extend({
 });
 
 export interface AgeingDeps {
-  readonly rollups: RollupsStore;
+  readonly rollups: AgeingStore;
   readonly clock: () => Date;
   readonly fenceMs: number;
 }
@@ -31,7 +30,7 @@ export function makeHandler({ rollups, clock, fenceMs }: AgeingDeps) {
 
 const env = parseEnv(ageingEnvSchema);
 export const handler = makeHandler({
-  rollups: makeRollupsStore(makeDocumentClient(env), tableName('rollups')),
+  rollups: ageingStore(makeDocumentClient(env), tableName('rollups')),
   clock: systemClock(),
   fenceMs: env.ROLLUPS_FENCE_SECONDS * 1000,
 });

@@ -1,13 +1,17 @@
 import { applicationStatuses } from '../../rules/application';
 import type { ApplicationFilters } from '../../rules/staff-api';
-import type { RollupsStore } from '../adapters/rollups';
+import type { RollupsReader } from '../adapters/rollups-reader';
 import { reportTotal } from './rollups-report';
 
 /**
  * The exact total: from the rollups (a few items, whatever the number of applications),
  * except for a text search, which rollups cannot answer and which counts the rows.
  */
-export function totalFromRollups(rollups: RollupsStore, countRows: (f: ApplicationFilters) => Promise<number>, clock: () => Date) {
+export function totalFromRollups(
+  rollups: RollupsReader,
+  countRows: (f: ApplicationFilters) => Promise<number>,
+  clock: () => Date,
+) {
   return (filters: ApplicationFilters): Promise<number> =>
     filters.q
       ? countRows(filters)
@@ -22,4 +26,3 @@ export function totalFromRollups(rollups: RollupsStore, countRows: (f: Applicati
           clock(),
         );
 }
-

@@ -1,5 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { BaseEnv } from './env';
 
 /** A low-level client pointed at DynamoDB Local in local mode (Powertools idempotency takes this one). */
@@ -20,4 +26,63 @@ export function makeDocumentClient(env: BaseEnv): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(makeDynamoClient(env), {
     marshallOptions: { removeUndefinedValues: true },
   });
+}
+
+type Item = Record<string, unknown>;
+type Page = { Items?: Item[]; LastEvaluatedKey?: Item };
+
+/** Pages of a Query or Scan, each request starting where the last one stopped (LastEvaluatedKey). */
+async function* pages(send: (start: Item | undefined) => Promise<Page>): AsyncGenerator<Item[]> {
+  let start: Item | undefined;
+  do {
+    const page = await send(start);
+    yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/** Every item a Query matches, read page after page. Use where the result is known to be small. */
+export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of pages((start) => db.send(new QueryCommand({ ...input, ExclusiveStartKey: start })))) {
+    items.push(...page);
+  }
+  return items;
+}
+
+/** The pages of a Scan (or of one segment of a parallel scan), to handle one page at a time. */
+export function scanPages(db: DynamoDBDocumentClient, input: ScanCommandInput): AsyncGenerator<Item[]> {
+  return pages((start) => db.send(new ScanCommand({ ...input, ExclusiveStartKey: start })));
+}
+
+/**
+ * Awaits a conditional write and resolves to undefined, instead of rejecting, when its
+ * ConditionExpression was false (the write was not needed, or someone else made it).
+ * Any other error rejects as before. `if (!(await ignoreConditionFailed(db.send(put))))`
+ * reads "if the condition failed".
+ */
+export async function ignoreConditionFailed<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if ((error as { name?: unknown } | undefined)?.name !== 'ConditionalCheckFailedException') throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Retries a write outside a transaction while a transaction holds the item
+ * (TransactionConflictException), with growing random waits, up to 10 times.
+ */
+export async function retryConflicts<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if ((error as { name?: unknown } | undefined)?.name !== 'TransactionConflictException' || attempt >= 10) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20 * 2 ** attempt, 1000)));
+    }
+  }
 }

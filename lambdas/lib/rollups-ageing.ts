@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { istDay } from '../../rules/ist';
 import {
   type AgeCorrection,
@@ -8,7 +10,10 @@ import {
   maxDay,
   minDay,
 } from '../../rules/report';
-import { activeGenerations, type RollupsMeta, type RollupsStore } from '../adapters/rollups';
+import { makeAgeingMarker, type AgeingMarker } from '../adapters/rollups-ageing-marker';
+import { activeGenerations, type RollupsMeta } from '../adapters/rollups-keys';
+import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
+import { makeRollupsWriter, type RollupsWriter } from '../adapters/rollups-writer';
 
 // People grow older: a counted age bucket is right on the day it was computed for. The
 // ageing run (daily at 00:00 IST) moves everyone whose birthday crosses a bucket
@@ -25,7 +30,18 @@ import { activeGenerations, type RollupsMeta, type RollupsStore } from '../adapt
 // conditioned on the state's revision: a concurrent stream write wins, and the move is
 // recomputed from the state it wrote.
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** What the ageing run uses: the state writes, the birthday index, and the marker on META. */
+export type AgeingStore = RollupsWriter & AgeingMarker & Pick<RollupsReader, 'statesBornOn'>;
+
+/** The ageing run's store on the rollups table. */
+export function ageingStore(db: DynamoDBDocumentClient, tableName: string): AgeingStore {
+  const reader = makeRollupsReader(db, tableName);
+  return {
+    ...makeRollupsWriter(db, tableName),
+    ...makeAgeingMarker(db, tableName),
+    statesBornOn: (gen, birthDates) => reader.statesBornOn(gen, birthDates),
+  };
+}
 
 export interface AgeingOptions {
   /** Pause between the announcement and reading the birthday index (see above). */
@@ -42,7 +58,7 @@ export interface AgeingResult {
   readonly moved: number;
 }
 
-async function moveAge(store: RollupsStore, gen: string, id: string, day: string, attempts: number): Promise<boolean> {
+async function moveAge(store: AgeingStore, gen: string, id: string, day: string, attempts: number): Promise<boolean> {
   for (let attempt = 0; attempt < attempts; attempt++) {
     const state = (await store.getStates(gen, [id])).get(id);
     const cell = state?.cell;
@@ -62,7 +78,7 @@ async function moveAge(store: RollupsStore, gen: string, id: string, day: string
 }
 
 /** Ages every active generation through today (IST). Idempotent; safe to run twice at once. */
-export async function ageRollups(store: RollupsStore, now: Date, options: AgeingOptions = {}): Promise<AgeingResult> {
+export async function ageRollups(store: AgeingStore, now: Date, options: AgeingOptions = {}): Promise<AgeingResult> {
   const today = istDay(now);
   let meta = await store.ensureMeta(today);
   if (meta.agedThrough >= today) return { agedThrough: meta.agedThrough, checked: 0, moved: 0 };
@@ -96,7 +112,7 @@ export async function ageRollups(store: RollupsStore, now: Date, options: Ageing
  * direction), read from the birthday index. Nothing to read when the run is up to date.
  */
 export async function pendingAgeCorrections(
-  store: RollupsStore,
+  store: Pick<RollupsReader, 'statesBornOn'>,
   meta: RollupsMeta,
   asOf: string,
 ): Promise<AgeCorrection[]> {

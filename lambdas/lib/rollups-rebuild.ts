@@ -1,7 +1,12 @@
-import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { istDay } from '../../rules/ist';
 import { CounterDelta, countedCell, maxDay } from '../../rules/report';
-import { MAX_TRANSACTION_ITEMS, type RollupState, type RollupsMeta, type RollupsStore } from '../adapters/rollups';
+import { makeRollupsGenerations, type RollupsGenerations } from '../adapters/rollups-generations';
+import { MAX_TRANSACTION_ITEMS, type RollupState, type RollupsMeta } from '../adapters/rollups-keys';
+import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
+import { makeRollupsWriter, type RollupsWriter } from '../adapters/rollups-writer';
+import { scanPages } from './dynamo';
 import { APPLICATION_PREFIX } from './rollups-stream';
 
 // Recomputes the rollups from the applications table into a new generation, while the
@@ -21,8 +26,21 @@ import { APPLICATION_PREFIX } from './rollups-stream';
 // 4. META.gen_current = new; once no consumer can still be writing the old generation
 //    (the fence), it is deleted.
 
+/** What the rebuild uses: the state writes, the generations, and META as it is. */
+export type RebuildStore = RollupsWriter & RollupsGenerations & Pick<RollupsReader, 'getMeta'>;
+
+/** The rebuild's store on the rollups table (the rebuild command's, and the tests'). */
+export function rebuildStore(db: DynamoDBDocumentClient, tableName: string): RebuildStore {
+  const reader = makeRollupsReader(db, tableName);
+  return {
+    ...makeRollupsWriter(db, tableName),
+    ...makeRollupsGenerations(db, tableName),
+    getMeta: (consistent) => reader.getMeta(consistent),
+  };
+}
+
 export interface RebuildDeps {
-  readonly store: RollupsStore;
+  readonly store: RebuildStore;
   readonly db: DynamoDBDocumentClient;
   readonly applicationsTable: string;
   readonly clock: () => Date;
@@ -70,28 +88,25 @@ const countedFields = [
   'is_already_member',
 ];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+interface Copied {
+  readonly sums: CounterDelta;
+  readonly scanned: number;
+  readonly written: number;
+  readonly skipped: number;
+  /** META as last read during the scan. */
+  readonly meta: RollupsMeta;
+}
 
-export async function rebuildRollups(deps: RebuildDeps, options: RebuildOptions = {}): Promise<RebuildResult> {
+/** Step 2: one state per counted application into the new generation, where the stream has not written one. */
+async function copyStates(
+  deps: RebuildDeps,
+  generation: string,
+  startMeta: RollupsMeta,
+  segments: number,
+): Promise<Copied> {
   const { store, db, clock } = deps;
-  const log = deps.log ?? (() => undefined);
-  const started = Date.now();
-  const segments = options.segments ?? 8;
-  const before = await store.ensureMeta(istDay(clock()));
-  const generation = `r${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  let meta: RollupsMeta;
-  try {
-    meta = await store.startBuilding(generation, options.force ?? false);
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    throw new RebuildInProgressError(
-      `A rebuild is already under way (generation ${before.building ?? '?'}); run again with --force if it was interrupted.`,
-    );
-  }
-  log(`Building generation ${generation} (reports read ${meta.current} meanwhile)`);
-  await options.hooks?.building?.();
-
   const sums = new CounterDelta();
+  let meta = startMeta;
   let scanned = 0;
   let written = 0;
   let skipped = 0;
@@ -148,36 +163,49 @@ export async function rebuildRollups(deps: RebuildDeps, options: RebuildOptions 
   };
 
   const scanSegment = async (segment: number) => {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new ScanCommand({
-          TableName: deps.applicationsTable,
-          Segment: segment,
-          TotalSegments: segments,
-          ConsistentRead: true,
-          FilterExpression: 'begins_with(#pk, :app)',
-          ProjectionExpression: countedFields.map((_, i) => `#f${i}`).join(', '),
-          ExpressionAttributeNames: {
-            '#pk': 'pk',
-            ...Object.fromEntries(countedFields.map((f, i) => [`#f${i}`, f])),
-          },
-          ExpressionAttributeValues: { ':app': APPLICATION_PREFIX },
-          ExclusiveStartKey: start,
-        }),
-      );
-      const items = page.Items ?? [];
+    const pages = scanPages(db, {
+      TableName: deps.applicationsTable,
+      Segment: segment,
+      TotalSegments: segments,
+      ConsistentRead: true,
+      FilterExpression: 'begins_with(#pk, :app)',
+      ProjectionExpression: countedFields.map((_, i) => `#f${i}`).join(', '),
+      ExpressionAttributeNames: {
+        '#pk': 'pk',
+        ...Object.fromEntries(countedFields.map((f, i) => [`#f${i}`, f])),
+      },
+      ExpressionAttributeValues: { ':app': APPLICATION_PREFIX },
+    });
+    for await (const items of pages) {
       scanned += items.length;
       // One META check per transaction leaves 99 states.
       const size = MAX_TRANSACTION_ITEMS - 1;
       const chunks: Record<string, unknown>[][] = [];
       for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
       for (let i = 0; i < chunks.length; i += 2) await Promise.all(chunks.slice(i, i + 2).map(putStates));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
   };
 
   await Promise.all(Array.from({ length: segments }, (_, s) => scanSegment(s)));
+  return { sums, scanned, written, skipped, meta };
+}
+
+export async function rebuildRollups(deps: RebuildDeps, options: RebuildOptions = {}): Promise<RebuildResult> {
+  const { store, clock } = deps;
+  const log = deps.log ?? (() => undefined);
+  const started = Date.now();
+  const before = await store.ensureMeta(istDay(clock()));
+  const generation = `r${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  const building = await store.startBuilding(generation, options.force ?? false);
+  if (!building) {
+    throw new RebuildInProgressError(
+      `A rebuild is already under way (generation ${before.building ?? '?'}); run again with --force if it was interrupted.`,
+    );
+  }
+  log(`Building generation ${generation} (reports read ${building.current} meanwhile)`);
+  await options.hooks?.building?.();
+
+  const { sums, scanned, written, skipped, meta } = await copyStates(deps, generation, building, options.segments ?? 8);
   log(`Scanned ${scanned} applications: ${written} states written, ${skipped} already written by the stream`);
   await options.hooks?.scanned?.();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applicationStatuses } from '../../rules/application';
-import type { RollupsStore } from '../adapters/rollups';
+import type { RollupsReader } from '../adapters/rollups-reader';
 import { AppError } from './http';
 import { reportSummary } from './rollups-report';
 
@@ -17,11 +17,16 @@ function storeSpanning(firstDay: string, lastDay: string) {
       return Promise.resolve([]);
     },
     statesBornOn: () => Promise.resolve([]),
-  } as unknown as RollupsStore;
+  } as unknown as RollupsReader;
   return { store, asked };
 }
 
-const filters = (from: string | null, to: string | null) => ({ from, to, statuses: applicationStatuses, districts: [] });
+const filters = (from: string | null, to: string | null) => ({
+  from,
+  to,
+  statuses: applicationStatuses,
+  districts: [],
+});
 const now = new Date('2026-11-21T06:00:00Z');
 
 describe('report range', () => {

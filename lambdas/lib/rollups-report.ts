@@ -9,7 +9,7 @@ import {
   type ReportSummary,
   type StatsResponse,
 } from '../../rules/report';
-import type { RollupsStore } from '../adapters/rollups';
+import type { RollupsReader } from '../adapters/rollups-reader';
 import { pendingAgeCorrections } from './rollups-ageing';
 import { AppError } from './http';
 
@@ -20,7 +20,7 @@ import { AppError } from './http';
 
 /** The days a report covers: the filters' bounds, an open one from the data's first or last day. */
 async function resolveRange(
-  store: RollupsStore,
+  store: Pick<RollupsReader, 'readTotals'>,
   gen: string,
   filters: ReportFilters,
   capped = true,
@@ -43,7 +43,7 @@ async function resolveRange(
   return { from, to };
 }
 
-export async function reportSummary(store: RollupsStore, filters: ReportFilters, now: Date): Promise<ReportSummary> {
+export async function reportSummary(store: RollupsReader, filters: ReportFilters, now: Date): Promise<ReportSummary> {
   const asOf = istDay(now);
   const meta = await store.getMeta(false);
   if (!meta) {
@@ -63,7 +63,7 @@ export async function reportSummary(store: RollupsStore, filters: ReportFilters,
  * How many applications match the filters (for the raw rows; ages do not matter). Without
  * days or districts, from the totals item; else from the day rows, over any range.
  */
-export async function reportTotal(store: RollupsStore, filters: ReportFilters, now: Date): Promise<number> {
+export async function reportTotal(store: RollupsReader, filters: ReportFilters, now: Date): Promise<number> {
   const meta = await store.getMeta(false);
   if (!meta) return 0;
   if (!filters.from && !filters.to && filters.districts.length === 0) {
@@ -77,7 +77,7 @@ export async function reportTotal(store: RollupsStore, filters: ReportFilters, n
 }
 
 /** The dashboard's totals: one item. */
-export async function statsSummary(store: RollupsStore): Promise<StatsResponse> {
+export async function statsSummary(store: Pick<RollupsReader, 'getMeta' | 'readTotals'>): Promise<StatsResponse> {
   const meta = await store.getMeta(false);
   const byStatus = meta
     ? (await store.readTotals(meta.current)).byStatus

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { istDay } from '../../rules/ist';
 import { CounterDelta, countedCell, dayKey, maxDay, sameCell } from '../../rules/report';
@@ -6,10 +7,9 @@ import {
   MAX_TERMS_PER_UPDATE,
   MAX_TRANSACTION_ITEMS,
   type RollupState,
-  type RollupsStore,
   SEQUENCE_WIDTH,
-  type StateWrite,
-} from '../adapters/rollups';
+} from '../adapters/rollups-keys';
+import type { RollupsWriter, StateWrite } from '../adapters/rollups-writer';
 
 // Applies the applications stream to the rollups, exactly once per change whatever the
 // delivery: each application's state remembers the stream sequence number it was last
@@ -134,7 +134,6 @@ const primaryDay = (plan: Plan) => {
   return cell ? dayKey(cell.status, cell.day) : (plan.delta.touchedDays()[0] ?? '');
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const jitter = (attempt: number) => Math.random() * Math.min(20 * 2 ** attempt, 500);
 
 export interface ApplyOptions {
@@ -152,7 +151,7 @@ export interface ApplyResult {
 }
 
 async function commitOne(
-  store: RollupsStore,
+  store: RollupsWriter,
   gen: string,
   change: ApplicationChange,
   ageDay: string,
@@ -173,7 +172,7 @@ async function commitOne(
 }
 
 async function applyToGeneration(
-  store: RollupsStore,
+  store: RollupsWriter,
   gen: string,
   changes: readonly ApplicationChange[],
   ageDay: string,
@@ -231,7 +230,7 @@ async function applyToGeneration(
  * invocation that starts after the announcement (see rollups-ageing.ts).
  */
 export async function applyChanges(
-  store: RollupsStore,
+  store: RollupsWriter,
   changes: readonly ApplicationChange[],
   now: Date,
   options: ApplyOptions = {},

@@ -5,8 +5,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeRollupsStore } from '../../lambdas/adapters/rollups';
-import { rebuildRollups } from '../../lambdas/lib/rollups-rebuild';
+import { rebuildRollups, rebuildStore } from '../../lambdas/lib/rollups-rebuild';
 import { addDays, knownDistrictNames, type ReportRowsResponse, type ReportSummary } from '../../rules/report';
 import { istDay } from '../../rules/ist';
 import { staffEn } from '../../web/src/i18n/staff-en';
@@ -84,7 +83,7 @@ async function rebuild(endpoints: ReturnType<typeof readLocalEndpoints>): Promis
     const applications = endpoints.tableNames.applications;
     if (!rollups || !applications) throw new Error('endpoints.json names no rollups or applications table');
     await rebuildRollups(
-      { store: makeRollupsStore(db, rollups), db, applicationsTable: applications, clock: () => new Date() },
+      { store: rebuildStore(db, rollups), db, applicationsTable: applications, clock: () => new Date() },
       { fenceMs: 0 },
     );
   } finally {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RollupState } from '../../lambdas/adapters/rollups';
+import { type RollupState } from '../../lambdas/adapters/rollups-keys';
 import { rebuildRollups, RebuildInProgressError } from '../../lambdas/lib/rollups-rebuild';
 import { type DayCounters } from '../../rules/report';
 import {

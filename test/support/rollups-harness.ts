@@ -4,10 +4,14 @@ import { inject } from 'vitest';
 import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { localLambdaContext } from '../../local/queue';
 import { startStreamPoller, type StreamPoller } from '../../local/stream-poller';
-import { makeRollupsStore, type RollupsStore } from '../../lambdas/adapters/rollups';
+import { type AgeingMarker, makeAgeingMarker } from '../../lambdas/adapters/rollups-ageing-marker';
+import { makeRollupsGenerations, type RollupsGenerations } from '../../lambdas/adapters/rollups-generations';
+import { makeRollupsReader, type RollupsReader } from '../../lambdas/adapters/rollups-reader';
+import { makeRollupsWriter, type RollupsWriter } from '../../lambdas/adapters/rollups-writer';
 import { meterCapacity } from '../../lambdas/lib/capacity-meter';
 import { reportSummarySchema, type ReportSummary } from '../../rules/report';
 import { useLocalFunctionEnv } from './env';
+import { dumpGeneration, type GenerationDump } from './rollups-dump';
 import { staffEvent } from './rollups';
 
 export { staffEvent };
@@ -53,10 +57,16 @@ export function streamRecord(
   };
 }
 
+/** Every part of the rollups on one table, as tests reach into all of them. */
+export type RollupsParts = RollupsReader &
+  RollupsWriter &
+  AgeingMarker &
+  RollupsGenerations & { dumpGeneration(gen: string): Promise<GenerationDump> };
+
 export interface RollupsHarness {
   readonly names: ReturnType<typeof localTableNames>;
   readonly db: DynamoDBDocumentClient;
-  readonly store: RollupsStore;
+  readonly store: RollupsParts;
   readonly poller: StreamPoller;
   clock: Date;
   put(item: Record<string, unknown>): Promise<void>;
@@ -79,7 +89,13 @@ export async function rollupsHarness(prefix: string, clock: Date): Promise<Rollu
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
   const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  const store = makeRollupsStore(db, names.rollups);
+  const store: RollupsParts = {
+    ...makeRollupsReader(db, names.rollups),
+    ...makeRollupsWriter(db, names.rollups),
+    ...makeAgeingMarker(db, names.rollups),
+    ...makeRollupsGenerations(db, names.rollups),
+    dumpGeneration: (gen) => dumpGeneration(db, names.rollups, gen),
+  };
   const stream = await import('../../lambdas/handlers/applications-stream');
   const ageing = await import('../../lambdas/handlers/rollups-ageing');
   const summary = await import('../../lambdas/handlers/reports-summary');

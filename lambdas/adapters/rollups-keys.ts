@@ -1,0 +1,242 @@
+import * as z from 'zod';
+import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
+import {
+  ageBuckets,
+  COUNTERS_PER_CELL,
+  type CountedCell,
+  type DayCounters,
+  genderKeys,
+  memberKeys,
+  parseDayKey,
+} from '../../rules/report';
+
+// The report rollups in their table (contracts/table-definitions.ts `rollups`):
+//
+//   META      META                   which generation is read (gen_current), which is being
+//                                    rebuilt (gen_building), and the ageing marker
+//                                    (aged_through, aging_to)
+//   G#g#DAYS  <status>#<YYYY-MM-DD>  one row per IST day and status: counters c[district][12],
+//                                    created zero-filled (COUNTER_BIAS), the same size every row
+//   G#g#TOTALS TOTALS                all-time count per status; first_day and last_day
+//   G#g#APP#id STATE                 what one application is counted as (cell, rev, stream
+//                                    sequence); on the birthday index while it counts
+//
+// Every change of a state and of the counters it moves is one transaction, so the
+// counters are always the sum of the states. A rebuild writes a new generation and
+// switches gen_current when it is complete. Writers read META once per batch and do not
+// check it in their transactions: two transactions holding the same item conflict, and
+// every writer holding META would serialise them all. Changes to META are fenced by
+// time instead (ROLLUPS_FENCE_SECONDS, longer than a consumer invocation can run).
+//
+// The table is used by job, one module each: the report reads (rollups-reader.ts), the
+// stream's writes (rollups-writer.ts), the ageing marker (rollups-ageing-marker.ts) and
+// the rebuild's generations (rollups-generations.ts). This module holds what they share:
+// keys, item shapes and the limits of one write.
+
+export const INITIAL_GENERATION = '1';
+export const BIRTHDAY_INDEX = 'by-birthday';
+/** Stream sequence numbers are decimal strings of up to 40 digits; padded, they compare as strings. */
+export const SEQUENCE_WIDTH = 40;
+/** An UpdateExpression may be 4 KB: about 120 `c[i][j] = c[i][j] + :v` terms. */
+export const MAX_TERMS_PER_UPDATE = 120;
+/** TransactWriteItems takes 100 actions. */
+export const MAX_TRANSACTION_ITEMS = 100;
+/**
+ * Counters are stored plus one. DynamoDB numbers are variable-length: 0 takes less room
+ * than 1 to 100, which take less than 101 and more. Biased, every counter from 0 to 99
+ * is stored in the same room, so a day row keeps its size, and a report its capacity,
+ * as counts grow (up to about a million applications over 120 days).
+ */
+export const COUNTER_BIAS = 1;
+
+export const metaKey = { pk: 'META', sk: 'META' } as const;
+export const daysPk = (gen: string) => `G#${gen}#DAYS`;
+export const totalsKey = (gen: string) => ({ pk: `G#${gen}#TOTALS`, sk: 'TOTALS' });
+export const stateKey = (gen: string, id: string) => ({ pk: `G#${gen}#APP#${id}`, sk: 'STATE' });
+/** Every item of a generation has a partition key that starts so. */
+export const generationPrefix = (gen: string) => `G#${gen}#`;
+/** The partition keys of a generation's states start so. */
+export const statePrefix = (gen: string) => `G#${gen}#APP#`;
+/** Birthday index partition: generation and month-day of birth. */
+export const birthdayPk = (gen: string, birthDate: string) => `G#${gen}#${birthDate.slice(5)}`;
+
+export interface RollupsMeta {
+  readonly current: string;
+  readonly building?: string;
+  /** Every counted age bucket is right as of this IST day or later. */
+  readonly agedThrough: string;
+  /** An ageing run toward this day is under way (or stopped half-way). */
+  readonly agingTo?: string;
+}
+
+/** Generations that receive changes: the one read, and the one being rebuilt. */
+export const activeGenerations = (meta: RollupsMeta): string[] =>
+  meta.building && meta.building !== meta.current ? [meta.current, meta.building] : [meta.current];
+
+/** What an application is counted as in one generation. */
+export interface RollupState {
+  readonly id: string;
+  /** Incremented by every write; writers condition on the value they read. */
+  readonly rev: number;
+  /** Padded stream sequence number of the last record applied. */
+  readonly seq?: string;
+  /** Absent: counts nothing (erased, or not countable). */
+  readonly cell?: CountedCell;
+  /** The day the age bucket was computed for. */
+  readonly ageDay?: string;
+}
+
+export interface Totals {
+  readonly byStatus: Record<ApplicationStatus, number>;
+  readonly firstDay?: string;
+  readonly lastDay?: string;
+}
+
+const stateItemSchema = z.object({
+  id: z.string(),
+  rev: z.number().int(),
+  seq: z.string().optional(),
+  day: z.string().optional(),
+  status: z.enum(applicationStatuses).optional(),
+  district: z.string().optional(),
+  gender: z.enum(genderKeys).optional(),
+  member: z.enum(memberKeys).optional(),
+  age: z.enum(ageBuckets).optional(),
+  age_day: z.string().optional(),
+  birth_date: z.string().optional(),
+});
+
+export function parseState(item: Record<string, unknown>): RollupState {
+  const s = stateItemSchema.parse(item);
+  const cell: CountedCell | undefined =
+    s.day && s.status && s.district && s.gender && s.member && s.age
+      ? {
+          day: s.day,
+          status: s.status,
+          district: s.district,
+          gender: s.gender,
+          member: s.member,
+          age: s.age,
+          ...(s.birth_date && { birthDate: s.birth_date }),
+        }
+      : undefined;
+  return {
+    id: s.id,
+    rev: s.rev,
+    ...(s.seq && { seq: s.seq }),
+    ...(cell && { cell }),
+    ...(s.age_day && { ageDay: s.age_day }),
+  };
+}
+
+export function stateItem(gen: string, state: RollupState): Record<string, unknown> {
+  const { cell } = state;
+  return {
+    ...stateKey(gen, state.id),
+    id: state.id,
+    rev: state.rev,
+    ...(state.seq && { seq: state.seq }),
+    ...(cell && {
+      day: cell.day,
+      status: cell.status,
+      district: cell.district,
+      gender: cell.gender,
+      member: cell.member,
+      age: cell.age,
+      ...(state.ageDay && { age_day: state.ageDay }),
+      // Sparse index: only counted states with a valid date of birth can change bucket.
+      ...(cell.birthDate && { birth_date: cell.birthDate, birthday: birthdayPk(gen, cell.birthDate) }),
+    }),
+  };
+}
+
+const metaItemSchema = z.object({
+  gen_current: z.string(),
+  gen_building: z.string().optional(),
+  aged_through: z.string(),
+  aging_to: z.string().optional(),
+});
+
+export function parseMeta(item: Record<string, unknown>): RollupsMeta {
+  const m = metaItemSchema.parse(item);
+  return {
+    current: m.gen_current,
+    agedThrough: m.aged_through,
+    ...(m.gen_building && { building: m.gen_building }),
+    ...(m.aging_to && { agingTo: m.aging_to }),
+  };
+}
+
+const numberOr0 = z.number().catch(0);
+
+/** The totals item; absent, every count is 0. */
+export function parseTotals(item: Record<string, unknown> | undefined): Totals {
+  const byStatus = Object.fromEntries(applicationStatuses.map((s) => [s, numberOr0.parse(item?.[s])])) as Record<
+    ApplicationStatus,
+    number
+  >;
+  return {
+    byStatus,
+    ...(typeof item?.first_day === 'string' && { firstDay: item.first_day }),
+    ...(typeof item?.last_day === 'string' && { lastDay: item.last_day }),
+  };
+}
+
+const cellsSchema = z.array(z.array(z.number()));
+
+export function parseDayRow(item: Record<string, unknown>): DayCounters {
+  const { status, day } = parseDayKey(String(item.sk));
+  return { status, day, cells: cellsSchema.parse(item.c).map((row) => row.map((n) => n - COUNTER_BIAS)) };
+}
+
+/** `SET c[i][j] = c[i][j] + :vN, ...` for one day row's counter changes (at most MAX_TERMS_PER_UPDATE). */
+export function counterUpdate(counters: ReadonlyMap<number, number>): {
+  UpdateExpression: string;
+  ExpressionAttributeValues: Record<string, number>;
+} {
+  const values = new Map<number, string>();
+  const terms: string[] = [];
+  for (const [index, n] of counters) {
+    if (n === 0) continue;
+    let name = values.get(n);
+    if (!name) values.set(n, (name = `:v${values.size}`));
+    const path = `c[${Math.floor(index / COUNTERS_PER_CELL)}][${index % COUNTERS_PER_CELL}]`;
+    terms.push(`${path} = ${path} + ${name}`);
+  }
+  if (terms.length > MAX_TERMS_PER_UPDATE) throw new Error(`Too many counters in one update: ${terms.length}`);
+  return {
+    UpdateExpression: `SET ${terms.join(', ')}`,
+    ExpressionAttributeValues: Object.fromEntries([...values].map(([n, name]) => [name, n])),
+  };
+}
+
+/** Splits one day row's changes into updates small enough for one expression each. */
+export function splitCounters(counters: ReadonlyMap<number, number>): Map<number, number>[] {
+  const parts: Map<number, number>[] = [];
+  let part = new Map<number, number>();
+  for (const [i, n] of counters) {
+    if (n === 0) continue;
+    if (part.size >= MAX_TERMS_PER_UPDATE) {
+      parts.push(part);
+      part = new Map();
+    }
+    part.set(i, n);
+  }
+  if (part.size > 0) parts.push(part);
+  return parts;
+}
+
+/** `ADD pending :s0, ...` on the totals item, or undefined when no status count changes. */
+export function totalsUpdate(statuses: ReadonlyMap<ApplicationStatus, number>):
+  | {
+      UpdateExpression: string;
+      ExpressionAttributeValues: Record<string, number>;
+    }
+  | undefined {
+  const changes = [...statuses].filter(([, n]) => n !== 0);
+  if (changes.length === 0) return undefined;
+  return {
+    UpdateExpression: `ADD ${changes.map(([s], i) => `${s} :s${i}`).join(', ')}`,
+    ExpressionAttributeValues: Object.fromEntries(changes.map(([, n], i) => [`:s${i}`, n])),
+  };
+}

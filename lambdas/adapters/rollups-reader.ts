@@ -1,0 +1,84 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApplicationStatus } from '../../rules/application';
+import { type DayCounters, dayKey } from '../../rules/report';
+import { queryAll } from '../lib/dynamo';
+import {
+  BIRTHDAY_INDEX,
+  birthdayPk,
+  daysPk,
+  metaKey,
+  parseDayRow,
+  parseMeta,
+  parseState,
+  parseTotals,
+  type RollupState,
+  type RollupsMeta,
+  type Totals,
+  totalsKey,
+} from './rollups-keys';
+
+// What reports read from the rollups (lambdas/lib/rollups-report.ts): nothing here writes.
+
+export interface RollupsReader {
+  /** META; consistent unless asked otherwise. Undefined before the first write. */
+  getMeta(consistent?: boolean): Promise<RollupsMeta | undefined>;
+  /** The day rows of the statuses from one day to another (one Query per status). */
+  readDays(gen: string, statuses: readonly ApplicationStatus[], from: string, to: string): Promise<DayCounters[]>;
+  readTotals(gen: string): Promise<Totals>;
+  /** Counted states born on any of the dates, from the birthday index (eventually consistent). */
+  statesBornOn(gen: string, birthDates: readonly string[]): Promise<RollupState[]>;
+}
+
+/** META, read on its own (the writers and the ageing marker read it too). */
+export async function readMeta(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  consistent = true,
+): Promise<RollupsMeta | undefined> {
+  const result = await db.send(new GetCommand({ TableName: tableName, Key: metaKey, ConsistentRead: consistent }));
+  return result.Item ? parseMeta(result.Item) : undefined;
+}
+
+export function makeRollupsReader(db: DynamoDBDocumentClient, tableName: string): RollupsReader {
+  return {
+    getMeta: (consistent = true) => readMeta(db, tableName, consistent),
+
+    async readDays(gen, statuses, from, to) {
+      const pages = await Promise.all(
+        statuses.map((status) =>
+          queryAll(db, {
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+            ExpressionAttributeValues: { ':pk': daysPk(gen), ':from': dayKey(status, from), ':to': dayKey(status, to) },
+          }),
+        ),
+      );
+      return pages.flat().map(parseDayRow);
+    },
+
+    async readTotals(gen) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: totalsKey(gen) }));
+      return parseTotals(Item);
+    },
+
+    async statesBornOn(gen, birthDates) {
+      const unique = [...new Set(birthDates)];
+      const found: RollupState[] = [];
+      // A few queries at a time: one partition per month-day, one exact sort key each.
+      for (let i = 0; i < unique.length; i += 8) {
+        const pages = await Promise.all(
+          unique.slice(i, i + 8).map((date) =>
+            queryAll(db, {
+              TableName: tableName,
+              IndexName: BIRTHDAY_INDEX,
+              KeyConditionExpression: 'birthday = :b AND birth_date = :d',
+              ExpressionAttributeValues: { ':b': birthdayPk(gen, date), ':d': date },
+            }),
+          ),
+        );
+        for (const item of pages.flat()) found.push(parseState(item));
+      }
+      return found;
+    },
+  };
+}
