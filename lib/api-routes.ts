@@ -3,7 +3,7 @@
 
 import type { FunctionSecret, TableGrant } from './functions';
 
-export type RouteAccess = 'public' | 'staff';
+type RouteAccess = 'public' | 'staff';
 
 export interface RouteDefinition {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -25,7 +25,7 @@ export interface TableGrant {
  * `otpHashKey`, `signingKey`, and `origin` (CloudFront's token, which every API function
  * reads to refuse requests that did not come through CloudFront).
  */
-export const secretNames = ['provider', 'otpHashKey', 'signingKey', 'origin'] as const;
+const secretNames = ['provider', 'otpHashKey', 'signingKey', 'origin'] as const;
 export type SecretName = (typeof secretNames)[number];
 /** What a route or background function may name; `origin` goes to every API function. */
 export type FunctionSecret = Exclude<SecretName, 'origin'>;
@@ -155,7 +155,7 @@ export function handlerNeeds(routes: readonly RouteDefinition[], handler: string
 }
 
 /** The route table's grants, checked against the table definitions. */
-export function routeTableGrants(route: RouteDefinition): TableGrant[] {
+function routeTableGrants(route: RouteDefinition): TableGrant[] {
   return route.tables.map(({ table, access, items }) => {
     if (!isTableKey(table)) {
       throw new Error(`Route ${route.method} ${route.path} names unknown table "${table}"`);

@@ -11,7 +11,7 @@ import type { StageConfig } from './stages';
  * WhatsApp fetches a template's video header itself and accepts only the file (MP4 or
  * 3GPP over HTTPS): a page such as YouTube's fails every send with error 131053.
  */
-export function isDirectVideoUrl(url: string): boolean {
+function isDirectVideoUrl(url: string): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);

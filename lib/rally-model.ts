@@ -151,5 +151,3 @@ export function rallyLimits(model: RallyModel = rallyModel) {
     whatsappShare,
   };
 }
-
-export type RallyLimits = ReturnType<typeof rallyLimits>;

@@ -8,7 +8,7 @@ import { rallyLimits, rallyModel } from './rally-model';
 // picks a stage from `-c stage=<name>` and parses it with `stageConfigSchema`.
 
 export const stageNames = ['dev', 'staging', 'prod'] as const;
-export const stageNameSchema = z.enum(stageNames);
+const stageNameSchema = z.enum(stageNames);
 export type StageName = z.infer<typeof stageNameSchema>;
 
 /** A route's key as API Gateway names it: `POST /api/otp/request`. */
@@ -20,7 +20,7 @@ const throttleSchema = z.object({
   /** Requests API Gateway admits at once above the steady rate. */
   burstLimit: z.number().int().positive(),
 });
-export type Throttle = z.infer<typeof throttleSchema>;
+type Throttle = z.infer<typeof throttleSchema>;
 
 /** The thresholds of the stage's alarms (lib/constructs/monitoring.ts). */
 const alarmThresholdsSchema = z.object({
@@ -120,7 +120,6 @@ const messagingSchema = z.object({
     })
     .prefault({}),
 });
-export type MessagingConfig = z.infer<typeof messagingSchema>;
 
 export const stageConfigSchema = z
   .object({

@@ -63,7 +63,7 @@ interface FunctionSpec extends FunctionNeeds {
  * The stage's messaging settings (lambdas/lib/env.ts messagingEnvShape) as environment
  * variables. `smsChannel` is the stage's SMS channel, when it has one.
  */
-export function messagingEnvironment(config: StageConfig, smsChannel?: SmsChannel): Record<string, string> {
+function messagingEnvironment(config: StageConfig, smsChannel?: SmsChannel): Record<string, string> {
   const { messaging } = config;
   const sms = messaging.sms;
   const notices = messaging.decisionNotices;

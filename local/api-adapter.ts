@@ -15,7 +15,7 @@ type HttpHandler = (
   context: Context,
 ) => Promise<APIGatewayProxyResultV2>;
 
-export interface JwtAuthorizerConfig {
+interface JwtAuthorizerConfig {
   /** Token issuer: the pool's URL. Tokens from any other issuer are refused. */
   readonly issuer: string;
   /** Accepted audiences: matched against `aud` (id tokens) or `client_id` (access tokens). */
@@ -23,7 +23,7 @@ export interface JwtAuthorizerConfig {
 }
 
 /** Extra routes served beside the API (the /dev pages, /config.json). Return false to pass. */
-export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
 
 export interface ApiAdapterOptions {
   readonly port: number;

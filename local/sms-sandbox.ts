@@ -25,9 +25,9 @@ export const smsFaultModes = [
   'http500',
   'timeout',
 ] as const;
-export type SmsFaultMode = (typeof smsFaultModes)[number];
+type SmsFaultMode = (typeof smsFaultModes)[number];
 
-export type SmsStatus = 'accepted' | 'sent' | 'delivered' | 'failed';
+type SmsStatus = 'accepted' | 'sent' | 'delivered' | 'failed';
 
 /** A DLT template as registered: `{#var#}` stands for 1 to 30 characters. */
 export interface SmsTemplateRegistration {
@@ -179,7 +179,7 @@ export function smsParts(body: string): { encoding: 'GSM' | 'UCS2'; parts: numbe
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A registered template as a pattern: literal text, each `{#var#}` 1 to 30 characters. */
-export function templatePattern(text: string): RegExp {
+function templatePattern(text: string): RegExp {
   const source = text.split('{#var#}').map(escapeRegExp).join('([\\s\\S]{1,30}?)');
   return new RegExp(`^${source}$`, 'u');
 }

@@ -11,7 +11,7 @@ export interface SnsTopic {
   readonly name: string;
 }
 
-export const topicArn = (topic: SnsTopic) => `arn:aws:sns:${topic.region}:${topic.accountId}:${topic.name}`;
+const topicArn = (topic: SnsTopic) => `arn:aws:sns:${topic.region}:${topic.accountId}:${topic.name}`;
 
 export function snsEvent(topic: SnsTopic, message: unknown, at = new Date()): SNSEvent {
   const arn = topicArn(topic);

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { BodyTooLargeError, readBody, type RunningServer, startServer } from './http-util';
 import { md5OfAttributes, type LocalQueue } from './queue';
 
-export const localAccountId = '000000000000';
+const localAccountId = '000000000000';
 
 export interface SqsEndpointOptions {
   port: number;
@@ -261,8 +261,10 @@ export async function startSqsEndpoint(options: SqsEndpointOptions): Promise<Sqs
     StartMessageMoveTask: async (input) => {
       const { SourceArn, DestinationArn } = parse(startMoveSchema, input);
       const owner = dlqOwner(SourceArn);
-      if (!owner) throw new SqsError('ResourceNotFoundException', `The source queue ${SourceArn} is not a dead-letter queue.`);
-      if (DestinationArn && DestinationArn !== owner.arn) throw invalidParameter('DestinationArn must be the source queue.');
+      if (!owner)
+        throw new SqsError('ResourceNotFoundException', `The source queue ${SourceArn} is not a dead-letter queue.`);
+      if (DestinationArn && DestinationArn !== owner.arn)
+        throw invalidParameter('DestinationArn must be the source queue.');
       const handle = Buffer.from(JSON.stringify({ source: SourceArn, id: randomUUID() })).toString('base64');
       moves.push({ sourceArn: SourceArn, handle, moved: owner.redrive(), started: Date.now() });
       return { TaskHandle: handle };

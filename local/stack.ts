@@ -65,7 +65,7 @@ export interface LocalStack {
 const outboundMaxReceiveCount = loadStageConfig('dev').outbound.maxReceiveCount;
 
 /** Milliseconds until the next 00:00 IST. */
-export function msUntilIstMidnight(now = Date.now()): number {
+function msUntilIstMidnight(now = Date.now()): number {
   const day = 86_400_000;
   return day - ((now + IST_OFFSET_MS) % day);
 }

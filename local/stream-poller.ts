@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { localCredentials, localRegion } from './dynamodb';
 import { localLambdaContext } from './queue';
 
-export type StreamHandler = (
+type StreamHandler = (
   event: DynamoDBStreamEvent,
   context: Context,
 ) => Promise<DynamoDBBatchResponse | void | undefined> | DynamoDBBatchResponse | void | undefined;
@@ -49,7 +49,7 @@ export interface StreamPollerOptions {
   onError?: (failure: { shardId?: string; error: string; sequenceNumbers?: string[] }) => void;
 }
 
-export interface StreamFailure {
+interface StreamFailure {
   readonly shardId: string;
   /** The records given up on, from the first failed one to the end of the batch. */
   readonly records: DynamoDBRecord[];

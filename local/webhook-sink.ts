@@ -6,8 +6,8 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { z } from 'zod';
 import { FaultPlan, readJson, requestUrl, type RunningServer, sendJson, startServer } from './http-util';
 
-export const sinkFaultModes = ['http500', 'timeout'] as const;
-export type SinkFaultMode = (typeof sinkFaultModes)[number];
+const sinkFaultModes = ['http500', 'timeout'] as const;
+type SinkFaultMode = (typeof sinkFaultModes)[number];
 
 export interface WebhookDelivery {
   /** ISO time of acceptance. */

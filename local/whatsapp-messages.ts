@@ -7,7 +7,7 @@ import type { WhatsAppStatus } from './whatsapp-status-webhook';
 export type SandboxMessageKind = 'otp' | 'welcome' | 'decision' | 'text' | 'template';
 
 /** `accepted` until the first status callback; then as the callbacks say. */
-export type SandboxMessageStatus = 'accepted' | WhatsAppStatus;
+type SandboxMessageStatus = 'accepted' | WhatsAppStatus;
 
 export interface SandboxMessage {
   /** The `wamid.` id returned to the caller. */

@@ -22,7 +22,7 @@ import {
   type SandboxMessageKind,
 } from './whatsapp-messages';
 
-export type { DecisionTemplates, SandboxMessage, SandboxMessageKind, SandboxMessageStatus } from './whatsapp-messages';
+export type { DecisionTemplates, SandboxMessage, SandboxMessageKind } from './whatsapp-messages';
 
 export const sandboxFaultModes = [
   'http500',
@@ -37,7 +37,7 @@ export const sandboxFaultModes = [
   'never-deliver',
   'recipient-async',
 ] as const;
-export type SandboxFaultMode = (typeof sandboxFaultModes)[number];
+type SandboxFaultMode = (typeof sandboxFaultModes)[number];
 
 /** What each refusing mode answers (the others: http500, timeout, phone-number-id, never-deliver, recipient-async). */
 const refusals: Partial<Record<SandboxFaultMode, MetaError>> = {
@@ -57,7 +57,7 @@ const limitErrors: Record<LimitRefusal, MetaError> = {
 };
 
 /** One status callback the sandbox tried to post. */
-export interface StatusCallbackAttempt {
+interface StatusCallbackAttempt {
   readonly messageId: string;
   readonly status: WhatsAppStatus;
   /** The webhook's HTTP status, or `error` when the POST failed. */
@@ -104,7 +104,7 @@ export interface WhatsAppSandbox extends MessageSandbox<SandboxMessage, SandboxF
   hangs(): number[];
 }
 
-export const controlFailSchema = z.object({
+const controlFailSchema = z.object({
   times: z.number().int().min(1).max(10_000).default(1),
   mode: z.enum(sandboxFaultModes),
 });

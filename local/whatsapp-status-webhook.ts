@@ -32,7 +32,7 @@ export interface Business {
 }
 
 /** The body Meta posts for one status of one message. */
-export function statusWebhookBody(business: Business, update: StatusUpdate): unknown {
+function statusWebhookBody(business: Business, update: StatusUpdate): unknown {
   const billable = update.status !== 'failed' && update.category !== undefined;
   return {
     object: 'whatsapp_business_account',
@@ -66,7 +66,7 @@ export function statusWebhookBody(business: Business, update: StatusUpdate): unk
   };
 }
 
-export function signature(appSecret: string, rawBody: string): string {
+function signature(appSecret: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', appSecret).update(rawBody, 'utf8').digest('hex')}`;
 }
 

@@ -19,21 +19,12 @@ export {
   occupations,
   TERMS_VERSION,
 } from './application-values';
-export {
-  type OtpRequestResponse,
-  otpRequestResponseSchema,
-  type OtpStatusResponse,
-  otpStatusResponseSchema,
-  type OtpVerifyResponse,
-  otpVerifyResponseSchema,
-  type SubmitResponse,
-  submitResponseSchema,
-} from './api';
+export { type OtpRequestResponse, type OtpStatusResponse, type OtpVerifyResponse, type SubmitResponse } from './api';
 
 const districtNames = new Set(districts.map((d) => d.en));
 const constituenciesOf = new Map(districts.map((d) => [d.en, new Set(d.constituencies.map((c) => c.en))]));
 
-export const mobileSchema = z.string().superRefine((value, ctx) => {
+const mobileSchema = z.string().superRefine((value, ctx) => {
   const problem = mobileProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });

@@ -8,7 +8,7 @@
 import { istIso } from './ist';
 
 export const CSV_BOM = '\uFEFF';
-export const CSV_EOL = '\r\n';
+const CSV_EOL = '\r\n';
 
 /** The spec's export columns first (section 7), then every other field of an application (section 3). */
 export const applicationExportColumns = [
@@ -33,7 +33,6 @@ export const applicationExportColumns = [
   'motivation',
   'updated_at',
 ] as const;
-export type ApplicationExportColumn = (typeof applicationExportColumns)[number];
 
 // A spreadsheet treats a cell starting with one of these as a formula (tab and CR too,
 // which some programs strip before looking at the next character). Spaces, control and
@@ -72,7 +71,7 @@ export function phoneAsText(value: string): string {
 }
 
 /** A cell of an exported record: times in IST with their offset, numbers as text, the rest as is. */
-export function exportValue(column: string, value: unknown): unknown {
+function exportValue(column: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (timeColumns.has(column)) return istIso(value) ?? value;
   if (phoneColumns.has(column)) return phoneAsText(value);

@@ -19,7 +19,7 @@ export const districts: readonly District[] = data.districts;
 
 const byId = new Map(districts.map((d) => [d.id, d]));
 
-export function findDistrict(id: string): District | undefined {
+function findDistrict(id: string): District | undefined {
   return byId.get(id);
 }
 

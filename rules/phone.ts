@@ -1,5 +1,5 @@
 // Indian mobile numbering: 10 digits, first digit 6-9. Stored with the 91 prefix.
-export const COUNTRY_PREFIX = '91';
+const COUNTRY_PREFIX = '91';
 
 const MOBILE = /^[6-9]\d{9}$/;
 

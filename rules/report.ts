@@ -335,7 +335,6 @@ export interface ReportFilters {
  * INVALID_DATE, RANGE_INVALID, RANGE_TOO_LONG, INVALID_STATUS, INVALID_DISTRICT.
  */
 export const reportFiltersSchema = z.object(filterFields).superRefine(checkRange).transform(toFilters);
-export type ReportFiltersInput = z.input<typeof reportFiltersSchema>;
 
 export const MAX_ROWS_PER_PAGE = 500;
 
@@ -357,7 +356,6 @@ export const reportRowsQuerySchema = z
   })
   .superRefine(checkRange)
   .transform((value) => ({ filters: toFilters(value), limit: value.limit, cursor: value.cursor }));
-export type ReportRowsQuery = z.output<typeof reportRowsQuerySchema>;
 
 /** Query parameters for the filters (the SPA's side of reportFiltersSchema). */
 export function reportFiltersQuery(filters: {

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 // before its first paint.
 const text = () => v.pipe(v.string(), v.minLength(1));
 
-export const runtimeConfigSchema = v.object({
+const runtimeConfigSchema = v.object({
   stage: text(),
   apiBasePath: v.pipe(v.string(), v.startsWith('/')),
   defaultLanguage: v.picklist(['en', 'ta']),

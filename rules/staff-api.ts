@@ -17,9 +17,17 @@ const day = z.string().refine((s) => parseDate(s) !== undefined, 'INVALID_DATE')
 
 export const applicationFiltersSchema = z
   .object({
-    q: z.string().trim().max(100, 'TOO_LONG').optional().transform((s) => s || undefined),
+    q: z
+      .string()
+      .trim()
+      .max(100, 'TOO_LONG')
+      .optional()
+      .transform((s) => s || undefined),
     status: z.enum(applicationStatuses, 'INVALID').optional(),
-    district: z.string().refine((s) => districtNames.has(s), 'INVALID').optional(),
+    district: z
+      .string()
+      .refine((s) => districtNames.has(s), 'INVALID')
+      .optional(),
     from: day.optional(),
     to: day.optional(),
   })
@@ -90,7 +98,7 @@ export const listResponseSchema = z.object({
 export type ListResponse = z.infer<typeof listResponseSchema>;
 
 /** A decision notice that went to the applicant, with what its provider last reported. */
-export const decisionNoticeSchema = z.object({
+const decisionNoticeSchema = z.object({
   decision: z.enum(['approved', 'rejected']),
   channel: z.enum(otpChannels),
   sentAt: z.string(),

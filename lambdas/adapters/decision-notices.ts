@@ -23,7 +23,7 @@ import { type Decision, decisions } from './outbound-queue';
 // taken over. A sent claim never expires: it holds no personal data (the application
 // id, the channel, the provider's message id and the time), and "at most once" is for good.
 
-export const noticeKey = (applicationId: string, decision: Decision) => `NOTICE#${applicationId}#${decision}`;
+const noticeKey = (applicationId: string, decision: Decision) => `NOTICE#${applicationId}#${decision}`;
 
 export interface SentNotice {
   readonly decision: Decision;
@@ -32,7 +32,7 @@ export interface SentNotice {
   readonly sentAt: string;
 }
 
-export type ClaimResult =
+type ClaimResult =
   | { readonly kind: 'claimed'; readonly token: string }
   /** The notice went already. */
   | { readonly kind: 'sent'; readonly notice: SentNotice }

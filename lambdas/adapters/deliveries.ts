@@ -14,7 +14,7 @@ export interface MessageRef {
   readonly messageId: string;
 }
 
-export type DeliveryPurpose = 'otp' | 'welcome' | 'decision';
+type DeliveryPurpose = 'otp' | 'welcome' | 'decision';
 
 export interface DeliveryRecord {
   readonly channel: OtpChannel;
@@ -60,7 +60,7 @@ export interface DeliveryStore {
 
 export const deliveryKey = (ref: MessageRef) => `MSG#${ref.channel}#${ref.messageId}`;
 
-export const DELIVERY_TTL_SECONDS = 30 * 86_400;
+const DELIVERY_TTL_SECONDS = 30 * 86_400;
 
 const timeAttribute = (status: DeliveryStatus) => `${status}_at` as const;
 

@@ -16,7 +16,8 @@ const recordSchema = z.object({
 });
 export type OtpRecord = z.infer<typeof recordSchema>;
 
-export type AttemptResult = { kind: 'counted'; record: OtpRecord } | { kind: 'not-found' } | { kind: 'exhausted'; record: OtpRecord };
+type AttemptResult =
+  { kind: 'counted'; record: OtpRecord } | { kind: 'not-found' } | { kind: 'exhausted'; record: OtpRecord };
 
 export interface OtpStore {
   save(phone: string, codeHash: string, now: Date, ttlSeconds: number, requestId: string): Promise<void>;

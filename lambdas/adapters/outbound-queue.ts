@@ -11,7 +11,7 @@ const applicationId = z.string().min(1);
 export const decisions = ['approved', 'rejected'] as const;
 export type Decision = (typeof decisions)[number];
 
-export const decisionMessageSchema = z.object({
+const decisionMessageSchema = z.object({
   kind: z.literal('decision'),
   applicationId,
   decision: z.enum(decisions),
@@ -38,7 +38,7 @@ const BATCH_ENTRIES = 10;
  */
 export const THROTTLE_ATTEMPT_ATTRIBUTE = 'throttleAttempt';
 
-export interface SendOptions {
+interface SendOptions {
   /** SQS DelaySeconds, clamped to 0..900. */
   readonly delaySeconds?: number;
   /** Sets THROTTLE_ATTEMPT_ATTRIBUTE. */

@@ -28,7 +28,7 @@ export type Limit =
       readonly windows: readonly { readonly seconds: number; readonly max: number }[];
     };
 
-export type LimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number; key: string };
+type LimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number; key: string };
 
 export interface RateLimiter {
   hit(limits: readonly Limit[], now: Date): Promise<LimitResult>;

@@ -25,13 +25,13 @@ export const providerSecretsSchema = z.object({
 export type ProviderSecrets = z.infer<typeof providerSecretsSchema>;
 
 /** A generated key's secret: `{"value": "..."}`. */
-export const generatedKeySchema = z.object({ value: z.string().min(32) });
+const generatedKeySchema = z.object({ value: z.string().min(32) });
 
 /**
  * The token CloudFront sends to the API as `x-origin-verify`. Two values during a rotation:
  * the API accepts `current` and `previous` until CloudFront sends the new one everywhere.
  */
-export const originSecretSchema = z.object({
+const originSecretSchema = z.object({
   current: z.string().min(32),
   previous: z.string().default(''),
 });
@@ -53,7 +53,7 @@ export const secretsEnvSchema = z.object({
 });
 export type SecretsEnv = z.infer<typeof secretsEnvSchema>;
 
-export const SECRETS_MAX_AGE_SECONDS = 300;
+const SECRETS_MAX_AGE_SECONDS = 300;
 
 /** Parses a secret's JSON; the error names the secret and the fields, never a value. */
 function parseSecret<T extends z.ZodType>(schema: T, raw: unknown, what: string): z.infer<T> {

@@ -41,9 +41,9 @@ export interface SmsConfig {
   readonly timeoutMs: number;
 }
 
-export const DLT_VARIABLE = '{#var#}';
+const DLT_VARIABLE = '{#var#}';
 /** DLT's length limit of one variable. */
-export const DLT_VARIABLE_MAX = 30;
+const DLT_VARIABLE_MAX = 30;
 
 /** The registered text with each `{#var#}` filled in order; refuses what DLT scrubbing would block. */
 export function renderSmsTemplate(template: SmsTemplate, variables: readonly string[]): string {
@@ -65,13 +65,11 @@ const rejected = new Set([
   'AccessDeniedException',
 ]);
 
-export function isSmsConfigured(
-  config: Pick<SmsConfig, 'originationIdentity' | 'configurationSet' | 'entityId'>,
-): boolean {
+function isSmsConfigured(config: Pick<SmsConfig, 'originationIdentity' | 'configurationSet' | 'entityId'>): boolean {
   return Boolean(config.originationIdentity && config.configurationSet && config.entityId);
 }
 
-export function makeSmsClient(config: Pick<SmsConfig, 'region' | 'endpoint'>): PinpointSMSVoiceV2Client {
+function makeSmsClient(config: Pick<SmsConfig, 'region' | 'endpoint'>): PinpointSMSVoiceV2Client {
   return new PinpointSMSVoiceV2Client({
     region: config.region,
     ...(config.endpoint && {

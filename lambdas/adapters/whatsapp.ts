@@ -55,7 +55,7 @@ export function whatsAppRefusal(error: unknown): WhatsAppRefusal {
 }
 
 /** The page languages: a Tamil applicant gets the Tamil welcome. */
-export type WelcomeLanguage = 'en' | 'ta';
+type WelcomeLanguage = 'en' | 'ta';
 
 export interface WhatsAppConfig {
   readonly baseUrl: string;

@@ -21,7 +21,7 @@ import { providerFailureFields } from './provider-failure';
 // consumer holds) is thrown as PutBack, for the consumer to put the message back.
 
 /** A claim's lease: longer than the consumer's timeout (30 s), so a live sender never loses it. */
-export const NOTICE_LEASE_SECONDS = 120;
+const NOTICE_LEASE_SECONDS = 120;
 
 /** The stage's messaging settings that decide how a decision notice goes. */
 export interface DecisionSettings {

@@ -33,7 +33,7 @@ export function tableName(key: TableKey, env: NodeJS.ProcessEnv = process.env): 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** A DLT template as registered: its id and its text, `{#var#}` where the variable goes. */
-export const smsTemplateSchema = z.object({ templateId: z.string().min(1), text: z.string().min(1) });
+const smsTemplateSchema = z.object({ templateId: z.string().min(1), text: z.string().min(1) });
 export type SmsTemplate = z.infer<typeof smsTemplateSchema>;
 
 /** English always; Tamil (Unicode) only where a Tamil template is registered. */
@@ -62,9 +62,9 @@ export type WhatsappDecisionTemplates = z.infer<typeof whatsappDecisionTemplates
 
 const whatsappTemplateSchema = z.object({ name: z.string().min(1), language: z.string().min(2) });
 /** The welcome template by page language: a name and WhatsApp language code for each. */
-export const whatsappWelcomeTemplatesSchema = z.object({ en: whatsappTemplateSchema, ta: whatsappTemplateSchema });
+const whatsappWelcomeTemplatesSchema = z.object({ en: whatsappTemplateSchema, ta: whatsappTemplateSchema });
 export type WhatsappWelcomeTemplates = z.infer<typeof whatsappWelcomeTemplatesSchema>;
-export const defaultWelcomeTemplates: WhatsappWelcomeTemplates = {
+const defaultWelcomeTemplates: WhatsappWelcomeTemplates = {
   en: { name: 'welcome_message', language: 'en_US' },
   ta: { name: 'welcome_message', language: 'ta' },
 };

@@ -64,7 +64,7 @@ export function json(statusCode: number, body: unknown): APIGatewayProxyStructur
   return { statusCode, headers: baseHeaders, body: JSON.stringify(body) };
 }
 
-export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV2 {
+function errorResponse(error: AppError): APIGatewayProxyStructuredResultV2 {
   const body: ApiErrorBody = { error: { code: error.code, message: error.message, ...error.details } };
   const response = json(statusByCode[error.code] ?? 500, body);
   if (error.details.retryAfterSeconds !== undefined) {

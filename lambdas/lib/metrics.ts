@@ -8,7 +8,7 @@ import { METRICS_NAMESPACE, type MetricName } from '../../contracts/metric-defin
 // alarms read them too: one list for what is published and what is watched.
 export { METRICS_NAMESPACE, type MetricName, metricNames } from '../../contracts/metric-definitions';
 
-export const metrics = new Metrics({
+const metrics = new Metrics({
   namespace: METRICS_NAMESPACE,
   serviceName: 'membership',
   defaultDimensions: { stage: process.env.STAGE ?? 'unknown' },

@@ -14,7 +14,7 @@ import type { CallOptions } from './time-budget';
 // WhatsApp first with SMS when WhatsApp will not take the message now. The visitor
 // always learns where the code went.
 
-export interface OtpSent {
+interface OtpSent {
   readonly channel: OtpChannel;
   readonly messageId: string;
   /** WhatsApp refused (or its tier was full) and the code went by SMS. */
@@ -64,7 +64,7 @@ export function smsOfferOpen(
  * the provider's text nor its code reaches the browser: both go to the log line and the
  * metric of the refusal.
  */
-export function whatsAppSendError(error: unknown, smsAvailable: boolean): AppError {
+function whatsAppSendError(error: unknown, smsAvailable: boolean): AppError {
   const extra = smsAvailable ? { smsAvailable } : {};
   if (!(error instanceof WhatsAppError)) return new AppError('WHATSAPP_SEND_FAILED', extra);
   switch (error.failure) {
@@ -83,7 +83,7 @@ export function whatsAppSendError(error: unknown, smsAvailable: boolean): AppErr
   return new AppError('WHATSAPP_SEND_FAILED', extra);
 }
 
-export function smsSendError(error: unknown): AppError {
+function smsSendError(error: unknown): AppError {
   if (!(error instanceof SmsError)) return new AppError('SMS_SEND_FAILED');
   switch (error.failure) {
     case 'not-configured':

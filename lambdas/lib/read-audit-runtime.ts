@@ -7,12 +7,17 @@ import { parseEnv, tableName } from './env';
 // "Audit trail"): past 500 rows read by one person within about 60 minutes (five pages
 // of the dashboard's largest size; a whole day's applications at a rally). The variables
 // tune it without a code change; no stage sets them.
-export const bulkReadEnvSchema = z.object({
+const bulkReadEnvSchema = z.object({
   BULK_READ_ROWS: z.coerce.number().int().min(1).default(500),
-  BULK_READ_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  BULK_READ_WINDOW_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(60),
 });
 
-export function bulkReadPolicy(env: NodeJS.ProcessEnv = process.env): BulkReadPolicy {
+function bulkReadPolicy(env: NodeJS.ProcessEnv = process.env): BulkReadPolicy {
   const parsed = parseEnv(bulkReadEnvSchema, env);
   return { rows: parsed.BULK_READ_ROWS, windowMinutes: parsed.BULK_READ_WINDOW_MINUTES };
 }

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { AppError } from './http';
 
-export const staffGroups = ['admin', 'viewer'] as const;
-export type StaffGroup = (typeof staffGroups)[number];
+const staffGroups = ['admin', 'viewer'] as const;
+type StaffGroup = (typeof staffGroups)[number];
 
 export interface Staff {
   readonly sub: string;

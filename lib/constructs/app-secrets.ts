@@ -22,7 +22,7 @@ export const providerSecretKeys = [
 ] as const;
 
 /** The generated keys, each a secret of its own (`{"value": "..."}`): one grant each. */
-export const generatedKeySecrets = ['otpHashKey', 'signingKey'] as const;
+const generatedKeySecrets = ['otpHashKey', 'signingKey'] as const;
 export type GeneratedKeySecret = (typeof generatedKeySecrets)[number];
 
 /**

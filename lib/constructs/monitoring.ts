@@ -30,7 +30,7 @@ const FIVE_MINUTES = Duration.minutes(5);
 const FIFTEEN_MINUTES = Duration.minutes(15);
 
 /** The channels a stage sends on (lib/stages.ts messaging). */
-export function stageChannels(config: StageConfig): ('whatsapp' | 'sms')[] {
+function stageChannels(config: StageConfig): ('whatsapp' | 'sms')[] {
   const { otpChannels, sms } = config.messaging;
   return [
     ...(otpChannels !== 'sms' ? (['whatsapp'] as const) : []),

@@ -55,7 +55,7 @@ function wildcardFindings(stack: Stack, document: iam.PolicyDocument): string[] 
 }
 
 /** Acknowledges every wildcard of a role's policies, each with the same reason. */
-export function acknowledgeRoleWildcards(role: iam.IRole, reason: string): void {
+function acknowledgeRoleWildcards(role: iam.IRole, reason: string): void {
   const stack = Stack.of(role);
   for (const child of role.node.findAll()) {
     if (child instanceof iam.Policy) {
@@ -65,7 +65,7 @@ export function acknowledgeRoleWildcards(role: iam.IRole, reason: string): void 
 }
 
 /** Acknowledges the AWS managed policies of a role (AwsSolutions-IAM4), each by name. */
-export function acknowledgeManagedPolicies(role: iam.Role, reason: string): void {
+function acknowledgeManagedPolicies(role: iam.Role, reason: string): void {
   const cfnRole = role.node.defaultChild as iam.CfnRole;
   const arns = Stack.of(role).resolve(cfnRole.managedPolicyArns) as unknown;
   for (const arn of Array.isArray(arns) ? arns : []) {

@@ -24,7 +24,7 @@ export interface FunctionTableGrant {
   readonly items?: readonly string[];
 }
 
-export interface FunctionSecretGrant {
+interface FunctionSecretGrant {
   readonly secret: secretsmanager.ISecret;
   /** Environment variable that carries the secret's ARN (never its value). */
   readonly envVar: string;

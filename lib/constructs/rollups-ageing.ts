@@ -14,7 +14,7 @@ export interface RollupsAgeingProps {
 }
 
 /** 00:00 IST is 18:30 UTC (Asia/Kolkata has no daylight saving). */
-export const AGEING_SCHEDULE = { minute: '30', hour: '18' } as const;
+const AGEING_SCHEDULE = { minute: '30', hour: '18' } as const;
 
 /**
  * Runs the rollups ageing job daily at 00:00 IST. A missed or failed run costs nothing

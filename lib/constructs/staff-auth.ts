@@ -9,7 +9,7 @@ export interface StaffAuthProps {
 }
 
 /** Staff role groups; the API refuses a signed-in user who is in neither. */
-export const staffGroupNames = ['admin', 'viewer'] as const;
+const staffGroupNames = ['admin', 'viewer'] as const;
 
 /** The staff user pool: admin-created accounts only, email sign-in, TOTP required of everyone. */
 export class StaffAuth extends Construct {

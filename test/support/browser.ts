@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotsDir = resolve(import.meta.dirname, '../../.test-artifacts/screenshots');
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */

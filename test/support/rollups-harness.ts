@@ -14,8 +14,6 @@ import { useLocalFunctionEnv } from './env';
 import { dumpGeneration, type GenerationDump } from './rollups-dump';
 import { staffEvent } from './rollups';
 
-export { staffEvent };
-
 // The rollups' handlers built from their dependencies with a clock the test moves,
 // against fresh tables in the integration tier's DynamoDB Local, with the local
 // stream poller feeding the consumer.

@@ -123,7 +123,7 @@ const DAY_MS = 86_400_000;
 /** 'YYYY-MM-DD' of the IST day of an instant. */
 export const istDayOf = (ms: number) => new Date(ms + IST_MS).toISOString().slice(0, 10);
 /** The first instant of an IST day. */
-export const istMidnight = (day: string) => Date.parse(`${day}T00:00:00.000Z`) - IST_MS;
+const istMidnight = (day: string) => Date.parse(`${day}T00:00:00.000Z`) - IST_MS;
 export const shiftDay = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS).toISOString().slice(0, 10);
 

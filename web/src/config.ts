@@ -3,7 +3,7 @@ import { parseRuntimeConfig, type RuntimeConfig } from '../../rules/runtime-conf
 
 export type { RuntimeConfig };
 
-export const RUNTIME_CONFIG_URL = '/config.json';
+const RUNTIME_CONFIG_URL = '/config.json';
 
 /** The deployment writes /config.json next to the bundle; one build serves every stage. */
 export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { type ErrorCode, errorMessages } from '../../../rules/errors';
 
-export function isErrorCode(code: string): code is ErrorCode {
+function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(errorMessages, code);
 }
 

@@ -3,9 +3,9 @@ import { staffEn } from './staff-en';
 import { staffTa } from './staff-ta';
 
 /** The staff area's namespace: its strings travel in the /admin chunk, never in the public page's bundle. */
-export const STAFF_NS = 'staff';
+const STAFF_NS = 'staff';
 
-export const staffResources = { en: staffEn, ta: staffTa } as const;
+const staffResources = { en: staffEn, ta: staffTa } as const;
 
 /** Adds the staff strings to the running i18next instance (idempotent). */
 export function addStaffTranslations(instance: I18n): void {

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 // The checks every pair of English and Tamil resources must pass (test-only module).
 type Tree = { readonly [key: string]: string | Tree };
 
-export function leaves(tree: Tree, prefix = ''): Map<string, string> {
+function leaves(tree: Tree, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   for (const [key, value] of Object.entries(tree)) {
     const path = prefix ? `${prefix}.${key}` : key;
@@ -99,7 +99,7 @@ export function checkNoServiceText(en: Tree, ta: Tree, vendorNotices: readonly s
  * The words docs/TAMIL.md's glossary replaces, each with the reason. One concept, one word:
  * a student should not wonder whether தேர்வுசெய்க and தேர்ந்தெடுக்கவும் ask for different things.
  */
-export const replacedTamilWords: readonly (readonly [RegExp, string])[] = [
+const replacedTamilWords: readonly (readonly [RegExp, string])[] = [
   [/தேர்வுசெய்|தேர்வு செய்/, 'select: தேர்ந்தெடுக்கவும் (public), தேர்ந்தெடு (staff buttons)'],
   [/தொலைபேசி/, 'mobile number: கைபேசி எண்'],
   [/முடியவில்லை/, 'could not: இயலவில்லை'],

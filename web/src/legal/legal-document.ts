@@ -6,14 +6,14 @@ import type { Language } from '../i18n/language';
 // only when a visitor opens one of them.
 
 /** A paragraph, or a list (an array of items). */
-export type LegalBlock = string | readonly string[];
+type LegalBlock = string | readonly string[];
 
-export interface LegalSection {
+interface LegalSection {
   readonly heading: string;
   readonly blocks: readonly LegalBlock[];
 }
 
-export interface LegalDocument {
+interface LegalDocument {
   readonly title: string;
   readonly intro: string;
   readonly sections: readonly LegalSection[];

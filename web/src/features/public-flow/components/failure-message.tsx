@@ -35,13 +35,13 @@ const operatorFaults = new Set([
 ]);
 
 /** "Please try again in 45 seconds." / "... in 3 minutes." */
-export function retryText(t: TFunction, seconds: number): string {
+function retryText(t: TFunction, seconds: number): string {
   const whole = Math.max(1, Math.ceil(seconds));
   if (whole < 120) return t('retry.seconds', { count: whole });
   return t('retry.minutes', { count: Math.ceil(whole / 60) });
 }
 
-export function failureText(t: TFunction, failure: Failure): string {
+function failureText(t: TFunction, failure: Failure): string {
   if (failure.code === 'RATE_LIMITED' && failure.retryAfterSeconds !== undefined) {
     return `${t('retry.tooMany')} ${retryText(t, failure.retryAfterSeconds)}`;
   }

@@ -37,7 +37,7 @@ function loadScript(url: string): Promise<Grecaptcha> {
 
 export type CaptchaState = 'loading' | 'ready' | 'failed';
 
-export const SEND_OTP_ACTION = 'send_otp';
+const SEND_OTP_ACTION = 'send_otp';
 
 /**
  * Loads the captcha script once `load` is true; `token()` resolves with a token for

@@ -4,7 +4,7 @@ import { ApiError } from '../../../lib/api-client';
 import { getOtpStatus } from '../api/get-otp-status';
 import type { OtpSnapshot } from '../utils/flow-storage';
 
-export const STATUS_POLL_MS = 3000;
+const STATUS_POLL_MS = 3000;
 
 export interface Delivery {
   /** As the provider last reported it; null until the first answer. */

@@ -5,9 +5,9 @@ import type { educations, genders, occupations } from '../../../../../rules/appl
 // No schema here: this is what the first view needs (the checking, with zod and the
 // districts, is in application-form.ts, loaded with the form).
 
-export type Gender = (typeof genders)[number];
-export type Education = (typeof educations)[number];
-export type Occupation = (typeof occupations)[number];
+type Gender = (typeof genders)[number];
+type Education = (typeof educations)[number];
+type Occupation = (typeof occupations)[number];
 
 export interface FormValues {
   readonly alternate_phone_number: string;
@@ -76,4 +76,3 @@ export function updateField<K extends FieldName>(values: FormValues, name: K, va
   }
   return { ...values, [name]: value };
 }
-
