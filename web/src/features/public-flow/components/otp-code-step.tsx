@@ -1,12 +1,11 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestOtp } from '../api/request-otp';
-import { verifyOtp } from '../api/verify-otp';
 import { useCaptcha } from '../hooks/use-captcha';
 import { useDeliveryStatus } from '../hooks/use-delivery-status';
+import { useOtpActions } from '../hooks/use-otp-actions';
 import { digitsOnly } from '../utils/application-form-values';
-import { isVoidReason, type OtpSnapshot, otpSnapshotOf, type Verification } from '../utils/flow-storage';
-import { type Failure, FailureMessage, failureOf } from './failure-message';
+import type { OtpSnapshot, Verification } from '../utils/flow-storage';
+import { FailureMessage } from './failure-message';
 
 interface OtpCodeStepProps {
   readonly mobile: string;
@@ -28,31 +27,23 @@ interface OtpCodeStepProps {
  * Step 1, once the code is sent: where it went (WhatsApp or SMS), whether it was delivered,
  * the 6-digit code, verify, resend, "Didn't get it? Send by SMS", change the number.
  */
-export function OtpCodeStep({
-  mobile,
-  otp,
-  autoFocus,
-  onVerified,
-  onRegistered,
-  onResent,
-  onChangeNumber,
-  pollIntervalMs,
-}: OtpCodeStepProps) {
-  const { t, i18n } = useTranslation();
+export function OtpCodeStep(props: OtpCodeStepProps) {
+  const { mobile, otp, autoFocus, onChangeNumber, pollIntervalMs } = props;
+  const { t } = useTranslation();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState<'verifying' | 'resending' | 'switching' | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  // The service is busy and a send is being tried again.
-  const [retrying, setRetrying] = useState(false);
-  // The server refused the switch for this handle: the offer goes.
-  const [refusedHandle, setRefusedHandle] = useState<string | undefined>();
   const captcha = useCaptcha();
   const delivery = useDeliveryStatus(mobile, otp, pollIntervalMs);
+  const { busy, failure, retrying, refusedHandle, verify, send } = useOtpActions({
+    ...props,
+    code,
+    setCode,
+    inputRef,
+    captcha,
+  });
   const { sentTo, resendAt, channel } = otp;
   const number = `+91\u00a0${sentTo}`;
-  const language = i18n.resolvedLanguage === 'ta' ? 'ta' : 'en';
 
   useEffect(() => {
     if (autoFocus) inputRef.current?.focus();
@@ -63,65 +54,6 @@ export function OtpCodeStep({
   const complete = code.length === 6;
   // Void (too many wrong guesses, expired): the box closes and Resend is the way on.
   const voided = otp.voided;
-
-  const verify = async () => {
-    setBusy('verifying');
-    setFailure(null);
-    try {
-      // The send's handle: only with it does the server say how many guesses are left.
-      const verification = await verifyOtp({ mobile, code, ...(otp.handle && { handle: otp.handle }) });
-      onVerified({ token: verification.verificationToken, expiresAt: verification.expiresAt, mobile, channel });
-    } catch (error) {
-      // A wrong (or spent) code is cleared so that the next one can be typed at once.
-      setCode('');
-      const next = failureOf(error);
-      setBusy(null);
-      if (next.code === 'ALREADY_REGISTERED') {
-        onRegistered();
-        return;
-      }
-      if (isVoidReason(next.code)) {
-        // Said at once, and kept across a reload: no guess can help; a new code can, once the wait allows.
-        setFailure(null);
-        const wait = next.retryAfterSeconds ? Date.now() + next.retryAfterSeconds * 1000 : 0;
-        onResent({ ...otp, voided: next.code, resendAt: Math.max(otp.resendAt, wait) });
-        return;
-      }
-      setFailure(next);
-      inputRef.current?.focus();
-    }
-  };
-
-  /** Resend, or (with the WhatsApp send's handle) ask for the code by SMS instead: a fresh captcha token either way. */
-  const send = async (kind: 'resending' | 'switching') => {
-    setBusy(kind);
-    setFailure(null);
-    const switchToSms = kind === 'switching' ? otp.handle : undefined;
-    try {
-      const captchaToken = await captcha.token().catch(() => {
-        throw new CaptchaFailure();
-      });
-      const sent = await requestOtp(
-        { mobile, captchaToken, language, ...(switchToSms && { switchToSms }) },
-        { onRetry: () => setRetrying(true) },
-      );
-      setCode('');
-      onResent(otpSnapshotOf(sent, Date.now(), switchToSms !== undefined));
-      inputRef.current?.focus();
-    } catch (error) {
-      const next = error instanceof CaptchaFailure ? { code: 'CAPTCHA_FAILED' } : failureOf(error);
-      setFailure(next);
-      if (next.code === 'RATE_LIMITED' && next.retryAfterSeconds) {
-        onResent({ ...otp, resendAt: Date.now() + next.retryAfterSeconds * 1000 });
-      }
-      if (switchToSms && (next.code === 'SMS_SWITCH_NOT_ALLOWED' || next.code === 'DELIVERY_HANDLE_INVALID')) {
-        setRefusedHandle(switchToSms);
-      }
-    } finally {
-      setRetrying(false);
-      setBusy((current) => (current === kind ? null : current));
-    }
-  };
 
   const delivered = delivery.status === 'delivered' || delivery.status === 'read';
   const offerSms = channel === 'whatsapp' && delivery.smsOffer && !delivered && otp.handle !== refusedHandle;
@@ -138,39 +70,16 @@ export function OtpCodeStep({
       <h2 id={headingId} className="step-heading">
         {t('step1.heading')}
       </h2>
-      <div className="sent-info">
-        <p className="alert alert-success" role="status" data-channel={channel}>
-          {channel === 'whatsapp' ? (
-            <>
-              {t('step1.otpSentTo')} <span className="nowrap">+91 {sentTo}</span>
-            </>
-          ) : (
-            t(otp.switched ? 'code.switched' : otp.fellBack ? 'code.fellBack' : 'code.smsSentTo', { number })
-          )}
-        </p>
-        <p className="delivery-state" role="status" data-testid="delivery-state">
-          {delivered && (
-            <>
-              <span aria-hidden="true">✓ </span>
-              {t('code.delivered')}
-            </>
-          )}
-        </p>
-      </div>
-      {whatsappFailed && !offerSms && <p className="alert alert-error">{t('code.whatsappFailedNoSms')}</p>}
-      {offerSms && (
-        <div className="sms-offer" data-testid="sms-offer">
-          <p className="sms-offer-text">{whatsappFailed ? t('code.whatsappFailed') : t('code.notReceived')}</p>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={busy !== null || captcha.state !== 'ready'}
-            onClick={() => void send('switching')}
-          >
-            {busy === 'switching' ? t('code.sendingBySms') : t('code.sendBySms')}
-          </button>
-        </div>
-      )}
+      <SentInfo
+        otp={otp}
+        number={number}
+        delivered={delivered}
+        whatsappFailed={whatsappFailed}
+        offerSms={offerSms}
+        switching={busy === 'switching'}
+        disabled={busy !== null || captcha.state !== 'ready'}
+        onSwitch={() => void send('switching')}
+      />
       <div className="field">
         <label htmlFor={inputId} className="field-label">
           {t('step1.otpLabel')}
@@ -231,7 +140,60 @@ export function OtpCodeStep({
   );
 }
 
-class CaptchaFailure extends Error {}
+/** Where the code went and whether it arrived; the offer to send it by SMS instead. */
+function SentInfo({
+  otp,
+  number,
+  delivered,
+  whatsappFailed,
+  offerSms,
+  switching,
+  disabled,
+  onSwitch,
+}: {
+  otp: OtpSnapshot;
+  number: string;
+  delivered: boolean;
+  whatsappFailed: boolean;
+  offerSms: boolean;
+  switching: boolean;
+  disabled: boolean;
+  onSwitch: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="sent-info">
+        <p className="alert alert-success" role="status" data-channel={otp.channel}>
+          {otp.channel === 'whatsapp' ? (
+            <>
+              {t('step1.otpSentTo')} <span className="nowrap">+91 {otp.sentTo}</span>
+            </>
+          ) : (
+            t(otp.switched ? 'code.switched' : otp.fellBack ? 'code.fellBack' : 'code.smsSentTo', { number })
+          )}
+        </p>
+        <p className="delivery-state" role="status" data-testid="delivery-state">
+          {delivered && (
+            <>
+              <span aria-hidden="true">✓ </span>
+              {t('code.delivered')}
+            </>
+          )}
+        </p>
+      </div>
+      {whatsappFailed && !offerSms && <p className="alert alert-error">{t('code.whatsappFailedNoSms')}</p>}
+      {offerSms && (
+        <div className="sms-offer" data-testid="sms-offer">
+          <p className="sms-offer-text">{whatsappFailed ? t('code.whatsappFailed') : t('code.notReceived')}</p>
+          <button type="button" className="button button-secondary" disabled={disabled} onClick={onSwitch}>
+            {switching ? t('code.sendingBySms') : t('code.sendBySms')}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
 
 /** The code cannot work any more: why, and that a new one is the way on (the Resend button says when). */
 function VoidMessage({ id, reason }: { id: string; reason: NonNullable<OtpSnapshot['voided']> }) {
