@@ -4,11 +4,11 @@
 // it twice creates nothing new: a row whose id is already stored is counted as present.
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse';
-import { indexKeys, phoneGuardKey } from '../lambdas/adapters/applications';
+import { type ApplicationItem, guardItem, indexKeys } from '../lambdas/adapters/application-items';
+import { type ApplicationRepository, makeApplicationRepository } from '../lambdas/adapters/applications';
 import { legacyColumns, type LegacyApplication, parseLegacyRow } from '../rules/legacy-import';
 import { clientOptions, resolveTarget } from './target';
 import { runCommand } from './cli';
@@ -50,51 +50,20 @@ export async function* readCsv(path: string): AsyncGenerator<CsvRow> {
  */
 export function importedItems(app: LegacyApplication): {
   guard: Record<string, unknown>;
-  application: Record<string, unknown>;
+  application: ApplicationItem;
 } {
-  return {
-    guard: { pk: phoneGuardKey(app.phone_number), application_id: app.id, created_at: app.submitted_at },
-    application: { ...app, ...indexKeys(app), source: 'import' },
-  };
+  return { guard: guardItem(app), application: { ...app, ...indexKeys(app), source: 'import' } };
 }
 
 type WriteOutcome = { kind: 'imported' } | { kind: 'present' } | { kind: 'phone-taken'; by: string };
 
-async function writeOne(db: DynamoDBDocumentClient, tableName: string, app: LegacyApplication): Promise<WriteOutcome> {
-  const items = importedItems(app);
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            // The number's guard: free, or already held by this same application (a re-run).
-            Put: {
-              TableName: tableName,
-              Item: items.guard,
-              ConditionExpression: 'attribute_not_exists(pk) OR application_id = :id',
-              ExpressionAttributeValues: { ':id': app.id },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: items.application,
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-    return { kind: 'imported' };
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const [guard, application] = error.CancellationReasons ?? [];
-    if (guard?.Code === 'ConditionalCheckFailed')
-      return { kind: 'phone-taken', by: guard.Item?.application_id?.S ?? 'another application' };
-    if (application?.Code === 'ConditionalCheckFailed') return { kind: 'present' };
-    throw error;
-  }
+/** Through the submit handler's create transaction (lambdas/adapters/applications.ts), with no token to spend. */
+async function writeOne(applications: ApplicationRepository, app: LegacyApplication): Promise<WriteOutcome> {
+  const result = await applications.insert(importedItems(app).application);
+  if (result.kind === 'already-registered') return { kind: 'phone-taken', by: result.by ?? 'another application' };
+  if (result.kind === 'present') return { kind: 'present' };
+  if (result.kind === 'created') return { kind: 'imported' };
+  throw new Error(`Unexpected outcome ${result.kind} for application ${app.id}`);
 }
 
 export async function importApplications(options: {
@@ -109,6 +78,7 @@ export async function importApplications(options: {
   const seenPhones = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   const concurrency = options.concurrency ?? 16;
+  const applications = makeApplicationRepository(options.db, options.tableName);
   let checkedHeader = false;
 
   for await (const { line, record } of options.rows) {
@@ -141,7 +111,7 @@ export async function importApplications(options: {
     seenIds.set(app.id, line);
     seenPhones.set(app.phone_number, line);
 
-    const task = writeOne(options.db, options.tableName, app).then((outcome) => {
+    const task = writeOne(applications, app).then((outcome) => {
       if (outcome.kind === 'imported') summary.imported += 1;
       else if (outcome.kind === 'present') summary.alreadyPresent += 1;
       else summary.rejected.push({ line, reasons: [`phone_number already has application ${outcome.by}`] });

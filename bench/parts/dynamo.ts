@@ -53,7 +53,8 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { tables, type TableKey } from '../../contracts/table-definitions';
-import { applicationKey, makeApplicationRepository } from '../../lambdas/adapters/applications';
+import { applicationKey } from '../../lambdas/adapters/application-items';
+import { makeApplicationRepository } from '../../lambdas/adapters/applications';
 import { makeDeliveryStore } from '../../lambdas/adapters/deliveries';
 import { makeWhatsAppRecipients } from '../../lambdas/adapters/whatsapp-recipients';
 import { makeOtpChannels } from '../../lambdas/lib/otp-channels';

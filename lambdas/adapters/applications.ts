@@ -1,84 +1,99 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApplicationFields, ApplicationStatus } from '../../rules/application';
+import {
+  type ApplicationItem,
+  applicationKey,
+  guardItem,
+  type NewApplication,
+  phoneGuardKey,
+  type StoredItem,
+  storedApplicationSchema,
+  toStoredItem,
+} from './application-items';
 
 // Applications and their uniqueness guards live in one table. The guard item
 // (pk `PHONE#<91-number>`) and the application (pk `APP#<id>`) are written in one
 // transaction with conditions, so one number yields one application whatever the
-// concurrency; the verification token is spent in the same transaction.
-
-export interface Consent {
-  readonly terms_version: string;
-  readonly language: 'en' | 'ta';
-  readonly accepted_at: string;
-}
-
-export interface NewApplication extends Omit<ApplicationFields, 'accept_terms' | 'email'> {
-  readonly id: string;
-  readonly phone_number: string;
-  readonly email?: string;
-  readonly submitted_at: string;
-  readonly consent: Consent;
-}
-
-/** The stored application: the spec's fields plus the keys of the listing indexes. */
-export interface StoredApplication extends NewApplication {
-  readonly want_to_volunteer: false;
-  readonly want_to_join_and_volunteer: false;
-  readonly application_status: ApplicationStatus;
-  readonly updated_at: string;
-}
+// concurrency; the verification token is spent in the same transaction. The form's
+// submissions and the import command (ops/import.ts) both write through `insert`.
 
 export type CreateResult = { kind: 'created' } | { kind: 'already-registered' } | { kind: 'token-spent' };
 
+/** `present`: an application with this id is stored already; `already-registered`: the number has another (`by`). */
+export type InsertResult =
+  { kind: 'created' } | { kind: 'already-registered'; by?: string } | { kind: 'token-spent' } | { kind: 'present' };
+
+/** The verification token spent by the submission, in the OTP table. */
+export interface Spend {
+  readonly table: string;
+  readonly tokenId: string;
+  readonly expiresAt: number;
+}
+
 export interface ApplicationRepository {
   isRegistered(phone: string): Promise<boolean>;
-  create(
-    application: NewApplication,
-    spend: { table: string; tokenId: string; expiresAt: number },
-  ): Promise<CreateResult>;
-  get(id: string): Promise<Record<string, unknown> | undefined>;
+  create(application: NewApplication, spend: Spend): Promise<CreateResult>;
+  /** Writes the item and its number's guard (and spends the token) in one transaction. */
+  insert(item: ApplicationItem, spend?: Spend): Promise<InsertResult>;
+  /** The stored application, parsed; `consistent` for a read that must see a write just made. */
+  get(id: string, options?: { consistent?: boolean }): Promise<StoredItem | undefined>;
 }
 
-export const applicationKey = (id: string) => `APP#${id}`;
-/** `<ISO time>#<id>`, the sort key of every listed application (its id in group 1). */
-export const submittedSortPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z#([^#]+)$/;
-export const phoneGuardKey = (phone: string) => `PHONE#${phone}`;
-
-export function toStoredItem(application: NewApplication, status: ApplicationStatus = 'pending') {
-  const stored: StoredApplication = {
-    ...application,
-    want_to_volunteer: false,
-    want_to_join_and_volunteer: false,
-    application_status: status,
-    updated_at: application.submitted_at,
-  };
-  return { ...stored, ...indexKeys(stored) };
-}
-
-/**
- * Attributes derived from the fields: the keys of the listing indexes
- * (lib/table-definitions.ts) and the lower-case text that the dashboard search reads.
- */
-export function indexKeys(a: {
-  id: string;
-  submitted_at: string;
-  revenue_district?: string;
-  application_status: ApplicationStatus;
-  name: string;
-  phone_number: string;
-  email?: string;
-}) {
-  return {
-    pk: applicationKey(a.id),
-    list_pk: 'APP',
-    submitted_sort: `${a.submitted_at}#${a.id}`,
-    district_status: `${a.revenue_district ?? 'Unknown'}#${a.application_status}`,
-    search_text: [a.name, a.phone_number, a.email ?? ''].join('\n').toLowerCase(),
-  };
+function insertTransaction(tableName: string, item: ApplicationItem, spend: Spend | undefined) {
+  return new TransactWriteCommand({
+    TransactItems: [
+      {
+        // The number's guard: free, or already held by this same application (an import run again).
+        Put: {
+          TableName: tableName,
+          Item: guardItem(item),
+          ConditionExpression: 'attribute_not_exists(pk) OR application_id = :id',
+          ExpressionAttributeValues: { ':id': item.id },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...(spend
+        ? [
+            {
+              Put: {
+                TableName: spend.table,
+                Item: { pk: `VERIFICATION#${spend.tokenId}`, spent_at: item.submitted_at, ttl: spend.expiresAt + 60 },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ]
+        : []),
+    ],
+  });
 }
 
 export function makeApplicationRepository(db: DynamoDBDocumentClient, tableName: string): ApplicationRepository {
+  const insert: ApplicationRepository['insert'] = async (item, spend) => {
+    const transaction = insertTransaction(tableName, item, spend);
+    // A conflict with a concurrent transaction on the same number is not an answer:
+    // try again until the conditions decide (the winner's guard then fails ours).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.send(transaction);
+        return { kind: 'created' };
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        const [guard, application, token] = reasons;
+        if (guard?.Code === 'ConditionalCheckFailed') {
+          const by = guard.Item?.application_id?.S;
+          return { kind: 'already-registered', ...(by && { by }) };
+        }
+        if (token?.Code === 'ConditionalCheckFailed') return { kind: 'token-spent' };
+        if (application?.Code === 'ConditionalCheckFailed') return { kind: 'present' };
+        const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
+        if (!conflict || attempt >= 8) throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      }
+    }
+  };
+
   return {
     async isRegistered(phone) {
       const result = await db.send(
@@ -92,60 +107,21 @@ export function makeApplicationRepository(db: DynamoDBDocumentClient, tableName:
       return result.Item !== undefined;
     },
     async create(application, spend) {
-      const transaction = new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: {
-                pk: phoneGuardKey(application.phone_number),
-                application_id: application.id,
-                created_at: application.submitted_at,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: toStoredItem(application),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: spend.table,
-              Item: {
-                pk: `VERIFICATION#${spend.tokenId}`,
-                spent_at: application.submitted_at,
-                ttl: spend.expiresAt + 60,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      });
-      // A conflict with a concurrent transaction on the same number is not an answer:
-      // try again until the conditions decide (the winner's guard then fails ours).
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await db.send(transaction);
-          return { kind: 'created' };
-        } catch (error) {
-          if (!(error instanceof TransactionCanceledException)) throw error;
-          const reasons = error.CancellationReasons ?? [];
-          const [guard, , token] = reasons;
-          if (guard?.Code === 'ConditionalCheckFailed') return { kind: 'already-registered' };
-          if (token?.Code === 'ConditionalCheckFailed') return { kind: 'token-spent' };
-          const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
-          if (!conflict || attempt >= 8) throw error;
-          await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
-        }
-      }
+      const result = await insert(toStoredItem(application), spend);
+      // A new id is a random UUID: finding it stored already is a fault, not an answer.
+      if (result.kind === 'present') throw new Error(`Application ${application.id} is stored already`);
+      return result.kind === 'already-registered' ? { kind: 'already-registered' } : result;
     },
-    async get(id) {
-      const result = await db.send(new GetCommand({ TableName: tableName, Key: { pk: applicationKey(id) } }));
-      return result.Item;
+    insert,
+    async get(id, options) {
+      const result = await db.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: { pk: applicationKey(id) },
+          ConsistentRead: options?.consistent ?? false,
+        }),
+      );
+      return result.Item && storedApplicationSchema.parse(result.Item);
     },
   };
 }

@@ -3,7 +3,6 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -11,7 +10,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
-import { applicationKey, phoneGuardKey } from './applications';
+import { applicationKey, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
+import { type ApplicationRepository, makeApplicationRepository } from './applications';
 import { type ReadScope, scopeKey } from './read-audit';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
@@ -42,7 +42,13 @@ export const STATUS_CHANGED_AT = 'status_changed_at';
 export type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
 
 export interface ReviewStore {
-  changeStatus(id: string, status: ApplicationStatus, actor: Actor, now: Date, note?: string): Promise<StatusChangeOutcome>;
+  changeStatus(
+    id: string,
+    status: ApplicationStatus,
+    actor: Actor,
+    now: Date,
+    note?: string,
+  ): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
   erase(id: string, actor: Actor, now: Date): Promise<'erased' | 'not-found'>;
   startExport(scope: ReadScope, actor: Actor, now: Date): Promise<string>;
@@ -52,63 +58,155 @@ export interface ReviewStore {
 
 const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
 
-export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applications: string; audit: string }): ReviewStore {
+interface Store {
+  readonly db: DynamoDBDocumentClient;
+  readonly tables: { applications: string; audit: string };
+  readonly applications: ApplicationRepository;
+}
+
+async function changeStatus(
+  { db, tables, applications }: Store,
+  id: string,
+  status: ApplicationStatus,
+  actor: Actor,
+  now: Date,
+  note?: string,
+): Promise<StatusChangeOutcome> {
+  // Optimistic: the update holds only if the status is still the one read, so the
+  // audit entry's "from" is always true. A concurrent change makes us read again.
+  for (let attempt = 1; ; attempt++) {
+    const current = await applications.get(id, { consistent: true });
+    if (!current) return 'not-found';
+    const from = current.application_status;
+    // Setting the status it already has changes nothing, so nothing goes in the trail.
+    if (from === status) return 'unchanged';
+    try {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tables.applications,
+                Key: { pk: applicationKey(id) },
+                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now`,
+                ConditionExpression: 'application_status = :from',
+                ExpressionAttributeValues: {
+                  ':to': status,
+                  ':from': from,
+                  ':now': now.toISOString(),
+                  ':ds': districtStatus(current.revenue_district, status),
+                },
+              },
+            },
+            {
+              Put: {
+                TableName: tables.audit,
+                Item: {
+                  pk: applicationKey(id),
+                  sk: auditKey(now),
+                  action: 'status',
+                  at: now.toISOString(),
+                  by: byOf(actor),
+                  by_sub: actor.sub,
+                  from,
+                  to: status,
+                  ...(note && { note }),
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return 'changed';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException) || attempt >= 5) throw error;
+    }
+  }
+}
+
+async function erase(
+  { db, tables, applications }: Store,
+  id: string,
+  actor: Actor,
+  now: Date,
+): Promise<'erased' | 'not-found'> {
+  const current = await applications.get(id, { consistent: true });
+  if (!current) return 'not-found';
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tables.applications,
+              Key: { pk: applicationKey(id) },
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Delete: {
+              TableName: tables.applications,
+              Key: { pk: phoneGuardKey(current.phone_number) },
+              ConditionExpression: 'attribute_not_exists(pk) OR application_id = :id',
+              ExpressionAttributeValues: { ':id': id },
+            },
+          },
+          {
+            Put: {
+              TableName: tables.audit,
+              Item: {
+                pk: 'ERASURES',
+                sk: `${now.toISOString()}#${id}`,
+                action: 'erase',
+                application_id: id,
+                at: now.toISOString(),
+                by: byOf(actor),
+                by_sub: actor.sub,
+              },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (
+      error instanceof TransactionCanceledException &&
+      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+    )
+      return 'not-found';
+    throw error;
+  }
+  // The earlier trail may hold notes about the person: it goes too.
+  const trail = await db.send(
+    new QueryCommand({
+      TableName: tables.audit,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': applicationKey(id) },
+      ProjectionExpression: 'pk, sk',
+    }),
+  );
+  const keys = trail.Items ?? [];
+  for (let i = 0; i < keys.length; i += 25) {
+    await db.send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [tables.audit]: keys
+            .slice(i, i + 25)
+            .map((k) => ({ DeleteRequest: { Key: { pk: String(k.pk), sk: String(k.sk) } } })),
+        },
+      }),
+    );
+  }
+  return 'erased';
+}
+
+export function makeReviewStore(
+  db: DynamoDBDocumentClient,
+  tables: { applications: string; audit: string },
+): ReviewStore {
+  const store: Store = { db, tables, applications: makeApplicationRepository(db, tables.applications) };
   return {
-    async changeStatus(id, status, actor, now, note) {
-      // Optimistic: the update holds only if the status is still the one read, so the
-      // audit entry's "from" is always true. A concurrent change makes us read again.
-      for (let attempt = 1; ; attempt++) {
-        const current = await db.send(
-          new GetCommand({
-            TableName: tables.applications,
-            Key: { pk: applicationKey(id) },
-            ProjectionExpression: 'application_status, revenue_district',
-            ConsistentRead: true,
-          }),
-        );
-        if (!current.Item) return 'not-found';
-        const from = String(current.Item.application_status);
-        // Setting the status it already has changes nothing, so nothing goes in the trail.
-        if (from === status) return 'unchanged';
-        const district = typeof current.Item.revenue_district === 'string' ? current.Item.revenue_district : 'Unknown';
-        try {
-          await db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  Update: {
-                    TableName: tables.applications,
-                    Key: { pk: applicationKey(id) },
-                    UpdateExpression: `SET application_status = :to, updated_at = :now, district_status = :ds, ${STATUS_CHANGED_AT} = :now`,
-                    ConditionExpression: 'application_status = :from',
-                    ExpressionAttributeValues: { ':to': status, ':from': from, ':now': now.toISOString(), ':ds': `${district}#${status}` },
-                  },
-                },
-                {
-                  Put: {
-                    TableName: tables.audit,
-                    Item: {
-                      pk: applicationKey(id),
-                      sk: auditKey(now),
-                      action: 'status',
-                      at: now.toISOString(),
-                      by: byOf(actor),
-                      by_sub: actor.sub,
-                      from,
-                      to: status,
-                      ...(note && { note }),
-                    },
-                  },
-                },
-              ],
-            }),
-          );
-          return 'changed';
-        } catch (error) {
-          if (!(error instanceof TransactionCanceledException) || attempt >= 5) throw error;
-        }
-      }
-    },
+    changeStatus: (id, status, actor, now, note) => changeStatus(store, id, status, actor, now, note),
 
     async auditOf(id) {
       const result = await db.send(
@@ -120,61 +218,12 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
           Limit: 200,
         }),
       );
-      return (result.Items ?? []).map((item: Record<string, unknown>) => auditEntrySchema.parse({ ...item, by: item.by || item.by_sub }));
+      return (result.Items ?? []).map((item: Record<string, unknown>) =>
+        auditEntrySchema.parse({ ...item, by: item.by || item.by_sub }),
+      );
     },
 
-    async erase(id, actor, now) {
-      const current = await db.send(
-        new GetCommand({ TableName: tables.applications, Key: { pk: applicationKey(id) }, ProjectionExpression: 'phone_number', ConsistentRead: true }),
-      );
-      if (!current.Item) return 'not-found';
-      try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Delete: { TableName: tables.applications, Key: { pk: applicationKey(id) }, ConditionExpression: 'attribute_exists(pk)' } },
-              {
-                Delete: {
-                  TableName: tables.applications,
-                  Key: { pk: phoneGuardKey(String(current.Item.phone_number)) },
-                  ConditionExpression: 'attribute_not_exists(pk) OR application_id = :id',
-                  ExpressionAttributeValues: { ':id': id },
-                },
-              },
-              {
-                Put: {
-                  TableName: tables.audit,
-                  Item: { pk: 'ERASURES', sk: `${now.toISOString()}#${id}`, action: 'erase', application_id: id, at: now.toISOString(), by: byOf(actor), by_sub: actor.sub },
-                },
-              },
-            ],
-          }),
-        );
-      } catch (error) {
-        if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'not-found';
-        throw error;
-      }
-      // The earlier trail may hold notes about the person: it goes too.
-      const trail = await db.send(
-        new QueryCommand({
-          TableName: tables.audit,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': applicationKey(id) },
-          ProjectionExpression: 'pk, sk',
-        }),
-      );
-      const keys = trail.Items ?? [];
-      for (let i = 0; i < keys.length; i += 25) {
-        await db.send(
-          new BatchWriteCommand({
-            RequestItems: {
-              [tables.audit]: keys.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: String(k.pk), sk: String(k.sk) } } })),
-            },
-          }),
-        );
-      }
-      return 'erased';
-    },
+    erase: (id, actor, now) => erase(store, id, actor, now),
 
     async startExport(scope, actor, now) {
       const exportId = randomUUID();
@@ -209,7 +258,10 @@ export function makeReviewStore(db: DynamoDBDocumentClient, tables: { applicatio
  * Completing an export touches its audit entry only: the function that does it is
  * granted the audit table and nothing else (lib/api-routes.ts).
  */
-export function makeExportCompletion(db: DynamoDBDocumentClient, auditTable: string): Pick<ReviewStore, 'completeExport'> {
+export function makeExportCompletion(
+  db: DynamoDBDocumentClient,
+  auditTable: string,
+): Pick<ReviewStore, 'completeExport'> {
   return {
     async completeExport(exportId, actor, now) {
       try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toStoredItem } from './applications';
+import { toStoredItem } from './application-items';
 import { applicationWebhookPayload, makeWebhookClient, WebhookError } from './webhook';
 import { startWebhookSink, type WebhookSink } from '../../local/webhook-sink';
 import { startServer, type RunningServer } from '../../local/http-util';

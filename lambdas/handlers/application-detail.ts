@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { ApplicationDetail } from '../../rules/staff-api';
-import { toRow } from '../adapters/application-list';
-import { applicationKey } from '../adapters/applications';
+import { toRow } from '../adapters/application-items';
+import { makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore, noticesWithStatus } from '../adapters/decision-notices';
 import { makeDeliveryStore } from '../adapters/deliveries';
 import { makeReviewStore } from '../adapters/review';
@@ -13,6 +12,7 @@ import { staffRuntime } from '../lib/staff-runtime';
 
 /** One application with its audit trail and the decision notices sent, for the dashboard's details row. */
 const { db, tables } = staffRuntime();
+const applications = makeApplicationRepository(db, tables.applications);
 const review = makeReviewStore(db, tables);
 const deliveriesTable = tableName('deliveries');
 const notices = makeDecisionNoticeStore(db, deliveriesTable);
@@ -22,11 +22,11 @@ export const handler = httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(asyn
   requireStaff(event);
   const id = pathParameter(event, 'id');
   const [item, audit, sent] = await Promise.all([
-    db.send(new GetCommand({ TableName: tables.applications, Key: { pk: applicationKey(id) } })),
+    applications.get(id),
     review.auditOf(id),
     noticesWithStatus(notices, deliveries, id),
   ]);
-  if (!item.Item) throw new AppError('NOT_FOUND');
-  const body: ApplicationDetail = { application: toRow(item.Item), audit, notices: sent };
+  if (!item) throw new AppError('NOT_FOUND');
+  const body: ApplicationDetail = { application: toRow(item), audit, notices: sent };
   return json(200, body);
 });

@@ -4,7 +4,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localLambdaContext } from '../../local/queue';
 import type { DecisionNoticeStore, SentNotice } from '../adapters/decision-notices';
-import { toStoredItem } from '../adapters/applications';
+import { toStoredItem } from '../adapters/application-items';
 import type { WebhookPayload } from '../adapters/webhook';
 import { WebhookError } from '../adapters/webhook';
 import { WhatsAppError } from '../adapters/whatsapp';

@@ -3,12 +3,11 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import type { OtpChannel } from '../../rules/api';
 import { maskPhone } from '../../rules/phone';
-import { applicationKey, type ApplicationRepository } from '../adapters/applications';
+import { makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore } from '../adapters/decision-notices';
 import type { DeliveryStore } from '../adapters/deliveries';
 import {
@@ -123,7 +122,8 @@ export function makeSqsVisibility(client: SQSClient, origin?: string): MessageVi
 }
 
 export interface OutboundDeps {
-  readonly applications: Pick<ApplicationRepository, 'get'>;
+  /** The stored application, read consistently: a message queued right after the write must find it. */
+  readonly applications: { get(id: string): Promise<Record<string, unknown> | undefined> };
   readonly gateway: () => Promise<Pick<MessageGateway, 'sendWelcome'>>;
   readonly webhook: () => Promise<WebhookClient>;
   /** Where the idempotency records live (the idempotency table in AWS and locally). */
@@ -401,19 +401,8 @@ export function makeHandler(deps: OutboundDeps) {
   };
 }
 
-/** Reads an application with a strongly consistent read: a message queued right after the write must find it. */
-function consistentApplications(db: DynamoDBDocumentClient, table: string): Pick<ApplicationRepository, 'get'> {
-  return {
-    async get(id) {
-      const result = await db.send(
-        new GetCommand({ TableName: table, Key: { pk: applicationKey(id) }, ConsistentRead: true }),
-      );
-      return result.Item;
-    },
-  };
-}
-
 const runtime = publicFlowRuntime();
+const applicationRepository = makeApplicationRepository(runtime.db, tableName('applications'));
 const consumerEnv = parseEnv(outboundConsumerEnvSchema);
 const sqsClient = makeSqsClient(runtime.env);
 /**
@@ -429,7 +418,9 @@ const sqsClient = makeSqsClient(runtime.env);
 const share = (perSecond: number) => (0.9 * perSecond) / consumerEnv.OUTBOUND_MAX_CONCURRENCY;
 const pacer = (perSecond: number) => makePacer(share(perSecond), { burst: 1 });
 export const handler = makeHandler({
-  applications: consistentApplications(runtime.db, tableName('applications')),
+  applications: {
+    get: (id) => applicationRepository.get(id, { consistent: true }),
+  },
   gateway: runtime.gateway,
   decisions: {
     settings: {

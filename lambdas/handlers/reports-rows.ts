@@ -2,7 +2,8 @@ import * as z from 'zod';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { type ReportRowsResponse, reportRowsQuerySchema } from '../../rules/report';
 import { exportIdSchema } from '../../rules/staff-api';
-import { type ApplicationRows, decodeCursor, encodeCursor, makeApplicationRows } from '../adapters/application-rows';
+import { decodeCursor, encodeCursor } from '../adapters/application-query';
+import { type ApplicationRows, makeApplicationRows } from '../adapters/application-rows';
 import type { ReadAudit } from '../adapters/read-audit';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { systemClock } from '../lib/clock';
@@ -38,7 +39,8 @@ export function makeHandler({ rows, rollups, clock, audit }: ReportsRowsDeps) {
     if (cursor !== undefined && !resumed)
       throw new AppError('VALIDATION_FAILED', { fields: { cursor: 'INVALID_CURSOR' } });
     const [total, page] = await Promise.all([
-      resumed ? resumed.total : reportTotal(rollups, filters, clock()),
+      // A cursor carries the total counted on the first page (a dashboard cursor has none).
+      resumed?.total ?? reportTotal(rollups, filters, clock()),
       rows.page(filters, limit, resumed?.after),
     ]);
     await audit.record({ actor: staff, scope: { screen: 'reports', filters }, rows: page.items.length, ...(exportId && { exportId }) }, clock());

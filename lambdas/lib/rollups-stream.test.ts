@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { reportFiltersSchema } from '../../rules/report';
-import { decodeCursor, encodeCursor, planStreams, sortKeyBounds } from '../adapters/application-rows';
+import { decodeCursor, encodeCursor, planStreams, sortKeyBounds } from '../adapters/application-query';
 import { counterUpdate, MAX_TERMS_PER_UPDATE, MAX_TRANSACTION_ITEMS, splitCounters } from '../adapters/rollups-keys';
 import { type ApplicationChange, chunkPlans, parseStreamRecord, planChange } from './rollups-stream';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { toStoredItem } from '../../lambdas/adapters/applications';
+import { toStoredItem } from '../../lambdas/adapters/application-items';
 import { makeSqsClient, makeSqsOutboundQueue } from '../../lambdas/adapters/outbound-queue';
 import { makeReviewStore } from '../../lambdas/adapters/review';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';

@@ -118,10 +118,6 @@ export function listRequest(query: { filters: ListFilters; pageSize: number; cur
   };
 }
 
-export function sameFilters(a: ListFilters, b: ListFilters): boolean {
-  return filterKeys.every((key) => (a[key] ?? '') === (b[key] ?? ''));
-}
-
 /** Pages for a total: at least one, so that an empty list reads "Page 1 of 1". */
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));

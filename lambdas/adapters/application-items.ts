@@ -1,0 +1,119 @@
+import * as z from 'zod';
+import { tables } from '../../contracts/table-definitions';
+import type { ApplicationFields, ApplicationStatus } from '../../rules/application';
+import { type ApplicationRow, applicationRowSchema } from '../../rules/staff-api';
+
+// The one owner of the applications table's keys and item shapes: the item key of an
+// application and of its number's guard, the keys of the listing indexes (declared in
+// lib/table-definitions.ts), and how a stored item is parsed on read. Every adapter and
+// the import command build and read items through here.
+
+export interface Consent {
+  readonly terms_version: string;
+  readonly language: 'en' | 'ta';
+  readonly accepted_at: string;
+}
+
+export interface NewApplication extends Omit<ApplicationFields, 'accept_terms' | 'email'> {
+  readonly id: string;
+  readonly phone_number: string;
+  readonly email?: string;
+  readonly submitted_at: string;
+  readonly consent: Consent;
+}
+
+/** The stored application: the spec's fields plus the keys of the listing indexes. */
+export interface StoredApplication extends NewApplication {
+  readonly want_to_volunteer: false;
+  readonly want_to_join_and_volunteer: false;
+  readonly application_status: ApplicationStatus;
+  readonly updated_at: string;
+}
+
+export const applicationKey = (id: string) => `APP#${id}`;
+export const phoneGuardKey = (phone: string) => `PHONE#${phone}`;
+/** `<ISO time>#<id>`, the sort key of every listed application (its id in group 1). */
+export const submittedSortPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z#([^#]+)$/;
+/** Partition value of the by-district-status index; an application without a district is `Unknown`'s. */
+export const districtStatus = (district: string | undefined, status: string) => `${district ?? 'Unknown'}#${status}`;
+/** The partition value of the by-submitted index: every application shares it. */
+export const allApplications = 'APP';
+
+const indexNamed = (name: string) => {
+  const index = tables.applications.indexes.find((i) => i.indexName === name);
+  if (!index) throw new Error(`The table definitions declare no index ${name} on applications`);
+  return { indexName: index.indexName, keyName: index.partitionKey.name };
+};
+
+/** The listing indexes (lib/table-definitions.ts), each sorted by `submitted_sort`. */
+export const listingIndexes = {
+  submitted: indexNamed('by-submitted'),
+  status: indexNamed('by-status'),
+  district: indexNamed('by-district'),
+  districtStatus: indexNamed('by-district-status'),
+} as const;
+export const sortKeyName = 'submitted_sort';
+
+/**
+ * Attributes derived from the fields: the keys of the listing indexes
+ * (lib/table-definitions.ts) and the lower-case text that the dashboard search reads.
+ */
+export function indexKeys(a: {
+  id: string;
+  submitted_at: string;
+  revenue_district?: string;
+  application_status: ApplicationStatus;
+  name: string;
+  phone_number: string;
+  email?: string;
+}) {
+  return {
+    pk: applicationKey(a.id),
+    list_pk: allApplications,
+    submitted_sort: `${a.submitted_at}#${a.id}`,
+    district_status: districtStatus(a.revenue_district, a.application_status),
+    search_text: [a.name, a.phone_number, a.email ?? ''].join('\n').toLowerCase(),
+  };
+}
+
+/** The item of a new application submitted through the form. */
+export function toStoredItem(application: NewApplication, status: ApplicationStatus = 'pending') {
+  const stored: StoredApplication = {
+    ...application,
+    want_to_volunteer: false,
+    want_to_join_and_volunteer: false,
+    application_status: status,
+    updated_at: application.submitted_at,
+  };
+  return { ...stored, ...indexKeys(stored) };
+}
+
+/** An application item as written: any fields plus the keys `indexKeys` derives. */
+export type ApplicationItem = {
+  readonly id: string;
+  readonly phone_number: string;
+  readonly submitted_at: string;
+} & ReturnType<typeof indexKeys> &
+  Record<string, unknown>;
+
+/** The number's guard: holds the id of the one application the number has. */
+export const guardItem = (a: { id: string; phone_number: string; submitted_at: string }) => ({
+  pk: phoneGuardKey(a.phone_number),
+  application_id: a.id,
+  created_at: a.submitted_at,
+});
+
+/**
+ * A stored application as read: the row's fields checked, every other attribute kept
+ * (consent, status_changed_at, index keys) for the readers that need them.
+ */
+export const storedApplicationSchema = z.looseObject({
+  ...applicationRowSchema.shape,
+  consent: z.looseObject({ language: z.enum(['en', 'ta']).optional() }).optional(),
+});
+export type StoredItem = z.infer<typeof storedApplicationSchema>;
+
+/** The row staff see: the fields only, never the index keys, consent or source. */
+export function toRow(item: Record<string, unknown>): ApplicationRow {
+  return applicationRowSchema.parse(item);
+}
