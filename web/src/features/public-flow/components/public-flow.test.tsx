@@ -1,109 +1,27 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { latestBirthDateForMinimumAge } from '../../../../../rules/age';
 import { TERMS_VERSION } from '../../../../../rules/application';
-import { jsonResponse, renderWithI18n } from '../../../testing/render';
-import { emptyForm, type FormValues } from '../utils/application-form';
-import { FLOW_STORAGE_KEY, type FlowSnapshot } from '../utils/flow-storage';
-import type { Language } from '../../../i18n/language';
-import { PublicFlow } from './public-flow';
+import { jsonResponse } from '../../../testing/render';
+import {
+  bodiesOf,
+  complete,
+  describedText,
+  fetchMock,
+  MOBILE,
+  openOnForm,
+  renderFlow,
+  RIGHT_CODE,
+  routes,
+  stored,
+  stubFlowApi,
+} from '../testing/flow-harness';
+import { emptyForm } from '../utils/application-form';
+import { FLOW_STORAGE_KEY } from '../utils/flow-storage';
 
-const MOBILE = '9876543210';
-const RIGHT_CODE = '123456';
-
-type Route = (body: Record<string, unknown>) => Response | Promise<Response>;
-let routes: Record<string, Route>;
-const bodyOf = (init: RequestInit | undefined) =>
-  JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as Record<string, unknown>;
-const fetchMock = vi.fn<typeof fetch>((input, init) => {
-  const route = typeof input === 'string' ? routes[input] : undefined;
-  if (!route) return Promise.resolve(jsonResponse(404, { error: { code: 'NOT_FOUND', message: 'x' } }));
-  return Promise.resolve(route(bodyOf(init)));
-});
-const bodiesOf = (url: string) => fetchMock.mock.calls.filter(([u]) => u === url).map(([, init]) => bodyOf(init));
-
-const inHalfAnHour = () => new Date(Date.now() + 30 * 60_000).toISOString();
-
-beforeEach(() => {
-  window.grecaptcha = {
-    ready: (callback) => callback(),
-    execute: (_key, { action }) => Promise.resolve(`dev.${action}.0.9`),
-  };
-  routes = {
-    '/api/otp/request': () =>
-      jsonResponse(200, {
-        sentTo: MOBILE,
-        channel: 'whatsapp',
-        fellBack: false,
-        deliveryHandle: 'v1.handle.mac',
-        expiresInSeconds: 300,
-        resendAfterSeconds: 60,
-        smsOfferAfterSeconds: 30,
-      }),
-    '/api/otp/status': () => jsonResponse(200, { channel: 'whatsapp', status: 'sent', smsOffer: false }),
-    '/api/otp/verify': (body) =>
-      body.code === RIGHT_CODE
-        ? jsonResponse(200, { verificationToken: 'signed-token', expiresAt: inHalfAnHour() })
-        : jsonResponse(400, { error: { code: 'OTP_INVALID', message: 'x', attemptsLeft: 4 } }),
-    '/api/applications': () => jsonResponse(201, { id: 'app-1' }),
-  };
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  fetchMock.mockClear();
-  sessionStorage.clear();
-  delete window.grecaptcha;
-});
-
-function stored(): FlowSnapshot | null {
-  const raw = sessionStorage.getItem(FLOW_STORAGE_KEY);
-  return raw ? (JSON.parse(raw) as FlowSnapshot) : null;
-}
-
-/** Opens the page on step 2, as after a verification in this tab. */
-/** Renders the flow and waits for the step's chunk (the later steps load lazily). */
-async function renderFlow(language: Language = 'en') {
-  const result = renderWithI18n(<PublicFlow />, language);
-  await waitFor(() => expect(document.querySelector('.spinner-wrap')).toBeNull());
-  return result;
-}
-
-function openOnForm(form: Partial<FormValues> = {}, expiresAt = inHalfAnHour()) {
-  const snapshot: FlowSnapshot = {
-    step: 'form',
-    mobile: MOBILE,
-    verification: { token: 'signed-token', expiresAt, mobile: MOBILE },
-    form: { ...emptyForm, ...form },
-  };
-  sessionStorage.setItem(FLOW_STORAGE_KEY, JSON.stringify(snapshot));
-}
-
-const complete: FormValues = {
-  alternate_phone_number: '9000000001',
-  name: 'Kavya Raman',
-  email: 'kavya@example.com',
-  gender: 'Female',
-  date_of_birth: '2001-05-14',
-  revenue_district: 'Madurai',
-  assembly_constituency: 'Madurai East',
-  education: 'Engineering',
-  occupation: 'Student',
-  is_already_member: 'no',
-  motivation: 'To serve students in my district.',
-  accept_terms: true,
-};
-
-function describedText(element: Element): string {
-  return (element.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent ?? '')
-    .join(' ');
-}
+stubFlowApi();
 
 describe('public flow: number and code', () => {
   it('says "already registered" in both languages after the right code, in place of the form, and keeps saying it', async () => {
@@ -382,46 +300,5 @@ describe('public flow: the application form', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe(MOBILE);
     expect(stored()).toMatchObject({ step: 'mobile', form: complete });
     expect(stored()?.verification).toBeUndefined();
-  });
-});
-
-describe('public flow: nothing lost on reload', () => {
-  it('restores what was typed and the verification', async () => {
-    const user = userEvent.setup();
-    openOnForm();
-    const first = await renderFlow();
-    await user.type(screen.getByLabelText('Full name'), 'Kavya');
-    await user.selectOptions(screen.getByLabelText('Revenue district'), 'Madurai');
-    await user.click(screen.getByRole('radio', { name: 'Yes' }));
-    fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '2001-05-14' } });
-    first.unmount();
-
-    await renderFlow();
-    expect(screen.getByRole('heading', { level: 1, name: 'Join the Movement' })).toBeTruthy();
-    expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Kavya');
-    expect(screen.getByLabelText<HTMLSelectElement>('Revenue district').value).toBe('Madurai');
-    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Yes' }).checked).toBe(true);
-    expect(screen.getByLabelText<HTMLInputElement>('Date of birth').value).toBe('14/05/2001');
-    // A reload does not move focus around.
-    expect(document.activeElement).toBe(document.body);
-  });
-
-  it('keeps the typed number on step 1', async () => {
-    const user = userEvent.setup();
-    const first = await renderFlow();
-    await user.type(screen.getByLabelText('Mobile number'), '98765');
-    first.unmount();
-    await renderFlow();
-    expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe('98765');
-  });
-
-  it('sends a visitor whose verification expired back to step 1, with the message and their answers', async () => {
-    openOnForm({ name: 'Kavya' }, new Date(Date.now() - 1000).toISOString());
-    await renderFlow('ta');
-    expect(screen.getByRole('alert').textContent).toBe(
-      'உங்கள் சரிபார்ப்பின் காலம் முடிந்துவிட்டது. உங்கள் கைபேசி எண்ணை மீண்டும் உறுதிசெய்யவும்.',
-    );
-    expect(screen.getByLabelText<HTMLInputElement>('கைபேசி எண்').value).toBe(MOBILE);
-    expect(stored()).toMatchObject({ step: 'mobile', form: { name: 'Kavya' } });
   });
 });
