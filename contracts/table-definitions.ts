@@ -8,14 +8,14 @@
 // browser needs none of this. Lambda code may not import lib/ (eslint.config.js), whose
 // constructs would drag aws-cdk-lib into a function's bundle.
 
-export type KeyType = 'S' | 'N';
+type KeyType = 'S' | 'N';
 
 export interface KeyDefinition {
   readonly name: string;
   readonly type: KeyType;
 }
 
-export interface IndexDefinition {
+interface IndexDefinition {
   readonly indexName: string;
   readonly partitionKey: KeyDefinition;
   readonly sortKey?: KeyDefinition;

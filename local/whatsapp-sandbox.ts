@@ -22,7 +22,7 @@ import {
   type SandboxMessageKind,
 } from './whatsapp-messages';
 
-export type { DecisionTemplates, SandboxMessage, SandboxMessageKind } from './whatsapp-messages';
+export type { SandboxMessage } from './whatsapp-messages';
 
 export const sandboxFaultModes = [
   'http500',

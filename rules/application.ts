@@ -13,7 +13,6 @@ import { isPlainMultilineText, isPlainText } from './text';
 export {
   applicationStatuses,
   type ApplicationStatus,
-  educations,
   genders,
   legacyEducations,
   occupations,

@@ -6,7 +6,7 @@ import { METRICS_NAMESPACE, type MetricName } from '../../contracts/metric-defin
 // read their own stage. Locally they are off (POWERTOOLS_METRICS_DISABLED) to keep the
 // console readable. The names (and the namespace) are plain data in contracts/, where the dashboard and the
 // alarms read them too: one list for what is published and what is watched.
-export { METRICS_NAMESPACE, type MetricName, metricNames } from '../../contracts/metric-definitions';
+export { type MetricName, metricNames } from '../../contracts/metric-definitions';
 
 const metrics = new Metrics({
   namespace: METRICS_NAMESPACE,
