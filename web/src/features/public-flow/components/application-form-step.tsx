@@ -2,9 +2,11 @@ import { useEffect, useMemo, useRef } from 'react';
 import { educations, genders, occupations } from '../../../../../rules/application-values';
 import { DateInput } from '../../../components/date-input';
 import { LegalLink } from '../../../components/legal-link';
+import { enForm as en } from '../../../i18n/en-form';
 import { splitTagged } from '../../../lib/tagged-text';
 import {
   type ApplicationForm,
+  type FieldErrorCode,
   type ApplicationFormProps,
   fieldId,
   useApplicationForm,
@@ -19,7 +21,7 @@ export { fieldId };
 /** Step 2, "Join the Movement": checked with the shared schema, as the server checks it. */
 export function ApplicationFormStep(props: ApplicationFormProps) {
   const { values, verification } = props;
-  const form = useApplicationForm(props);
+  const form = useApplicationForm(props, isKnownFieldError);
   const { t } = form;
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -324,4 +326,8 @@ function TermsField({ form, values }: { form: ApplicationForm; values: FormValue
       </p>
     </div>
   );
+}
+
+function isKnownFieldError(code: string): code is FieldErrorCode {
+  return Object.hasOwn(en.fieldErrors, code);
 }

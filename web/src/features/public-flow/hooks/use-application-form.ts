@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { enForm as en } from '../../../i18n/en-form';
+import type { FormMessages } from '../../../i18n/en-form';
 import type { Language } from '../../../i18n/language';
 import { ApiError } from '../../../lib/api-client';
 import { submitApplication } from '../api/submit-application';
@@ -16,6 +16,9 @@ import {
   validateApplication,
 } from '../utils/application-form';
 import { isVerificationValid, type Verification } from '../utils/flow-storage';
+
+/** A field error code the form's strings translate. */
+export type FieldErrorCode = keyof FormMessages['fieldErrors'];
 
 export interface ApplicationFormProps {
   readonly values: FormValues;
@@ -36,7 +39,11 @@ export const fieldId = (name: FieldName) => `application-${name.replaceAll('_', 
  * while it shows an error, or after a first Submit), the submission, and the ARIA wiring
  * of each field. The form's markup is components/application-form-step.tsx.
  */
-export function useApplicationForm(props: ApplicationFormProps) {
+export function useApplicationForm(
+  props: ApplicationFormProps,
+  /** Whether the form's strings have a message for a field error code (else: INVALID's). */
+  isKnownFieldError: (code: string) => code is FieldErrorCode,
+) {
   const { values, verification, onChange } = props;
   const { t, i18n } = useTranslation();
   const language: Language = i18n.resolvedLanguage === 'ta' ? 'ta' : 'en';
@@ -153,8 +160,3 @@ export function useApplicationForm(props: ApplicationFormProps) {
 
 /** What the form shows and does, for its parts. */
 export type ApplicationForm = ReturnType<typeof useApplicationForm>;
-
-type FieldErrorCode = keyof typeof en.fieldErrors;
-function isKnownFieldError(code: string): code is FieldErrorCode {
-  return Object.hasOwn(en.fieldErrors, code);
-}
