@@ -19,7 +19,8 @@ import { makeRollupsReader } from '../lambdas/adapters/rollups-reader';
 import { meterCapacity } from '../lambdas/lib/capacity-meter';
 import { rebuildRollups, rebuildStore } from '../lambdas/lib/rollups-rebuild';
 import type { ReportCost } from '../lambdas/handlers/reports-summary';
-import { type DayCounters, reportSummarySchema } from '../rules/report';
+import { reportSummarySchema } from '../rules/report';
+import { type DayCounters } from '../rules/report-counters';
 import { generateApplications, istDayOf, putAll, randomSource, shiftDay, staffEvent } from '../test/support/rollups';
 import { dumpGeneration } from '../test/support/rollups-dump';
 

@@ -74,7 +74,7 @@ export const tables = {
     envVar: 'TABLE_RATE_LIMITS',
   },
   /**
-   * Report rollups kept by the applications stream consumer (lambdas/adapters/rollups.ts):
+   * Report rollups kept by the applications stream consumer (lambdas/adapters/rollups-*.ts):
    * per-day counters, per-application states, totals. The birthday index is sparse: it
    * holds the states of counted applications with a valid date of birth, by generation
    * and month-day of birth (`G#<generation>#MM-DD`), for the daily ageing of age buckets.

@@ -4,24 +4,26 @@ import {
   addDays,
   ageBucket,
   ageBucketOn,
-  ageCorrection,
   birthDatesCrossingBetween,
   birthDatesCrossingOn,
   CELLS_PER_DAY,
-  CounterDelta,
-  countedCell,
   dayCount,
   daysBetween,
-  emptyCells,
-  foldReport,
-  istDayOfTimestamp,
   reportDistricts,
   reportFiltersQuery,
   reportFiltersSchema,
   reportRowsQuerySchema,
   reportSummarySchema,
-  type DayCounters,
 } from './report';
+import {
+  ageCorrection,
+  CounterDelta,
+  countedCell,
+  emptyCells,
+  foldReport,
+  istDayOfTimestamp,
+  type DayCounters,
+} from './report-counters';
 
 describe('IST days of timestamps', () => {
   it('puts 18:30 UTC on the next IST day and 18:29:59.999 on the same one', () => {

@@ -1,14 +1,8 @@
 import * as z from 'zod';
+import { tables } from '../../contracts/table-definitions';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
-import {
-  ageBuckets,
-  COUNTERS_PER_CELL,
-  type CountedCell,
-  type DayCounters,
-  genderKeys,
-  memberKeys,
-  parseDayKey,
-} from '../../rules/report';
+import { ageBuckets, COUNTERS_PER_CELL, genderKeys, memberKeys } from '../../rules/report';
+import { type CountedCell, type DayCounters, parseDayKey } from '../../rules/report-counters';
 
 // The report rollups in their table (contracts/table-definitions.ts `rollups`):
 //
@@ -34,7 +28,8 @@ import {
 // keys, item shapes and the limits of one write.
 
 export const INITIAL_GENERATION = '1';
-export const BIRTHDAY_INDEX = 'by-birthday';
+/** The sparse index of counted states by month-day of birth (the ageing run reads it). */
+export const BIRTHDAY_INDEX = tables.rollups.indexes[0].indexName;
 /** Stream sequence numbers are decimal strings of up to 40 digits; padded, they compare as strings. */
 export const SEQUENCE_WIDTH = 40;
 /** An UpdateExpression may be 4 KB: about 120 `c[i][j] = c[i][j] + :v` terms. */

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApplicationStatus } from '../../rules/application';
-import { type DayCounters, dayKey } from '../../rules/report';
+import { type DayCounters, dayKey } from '../../rules/report-counters';
 import { queryAll } from '../lib/dynamo';
 import {
   BIRTHDAY_INDEX,

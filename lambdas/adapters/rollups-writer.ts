@@ -10,7 +10,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
-import { dayKey, emptyCells, parseDayKey } from '../../rules/report';
+import { dayKey, emptyCells, parseDayKey } from '../../rules/report-counters';
 import { ignoreConditionFailed, retryConflicts } from '../lib/dynamo';
 import { readMeta } from './rollups-reader';
 import {

@@ -1,15 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { istDay } from '../../rules/ist';
-import {
-  type AgeCorrection,
-  ageBucketOn,
-  ageCorrection,
-  birthDatesCrossingBetween,
-  CounterDelta,
-  maxDay,
-  minDay,
-} from '../../rules/report';
+import { ageBucketOn, birthDatesCrossingBetween, maxDay, minDay } from '../../rules/report';
+import { type AgeCorrection, ageCorrection, CounterDelta } from '../../rules/report-counters';
 import { makeAgeingMarker, type AgeingMarker } from '../adapters/rollups-ageing-marker';
 import { activeGenerations, type RollupsMeta } from '../adapters/rollups-keys';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';

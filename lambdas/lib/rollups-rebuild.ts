@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { istDay } from '../../rules/ist';
-import { CounterDelta, countedCell, maxDay } from '../../rules/report';
+import { maxDay } from '../../rules/report';
+import { CounterDelta, countedCell } from '../../rules/report-counters';
 import { makeRollupsGenerations, type RollupsGenerations } from '../adapters/rollups-generations';
 import { MAX_TRANSACTION_ITEMS, type RollupState, type RollupsMeta } from '../adapters/rollups-keys';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';

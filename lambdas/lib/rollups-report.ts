@@ -3,12 +3,12 @@ import { istDay } from '../../rules/ist';
 import {
   addDays,
   dayCount,
-  foldReport,
   MAX_REPORT_DAYS,
   type ReportFilters,
   type ReportSummary,
   type StatsResponse,
 } from '../../rules/report';
+import { foldReport } from '../../rules/report-counters';
 import type { RollupsReader } from '../adapters/rollups-reader';
 import { pendingAgeCorrections } from './rollups-ageing';
 import { AppError } from './http';

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { istDay } from '../../rules/ist';
-import { CounterDelta, countedCell, dayKey, maxDay, sameCell } from '../../rules/report';
+import { maxDay } from '../../rules/report';
+import { CounterDelta, countedCell, dayKey, sameCell } from '../../rules/report-counters';
 import {
   activeGenerations,
   MAX_TERMS_PER_UPDATE,
@@ -37,7 +38,7 @@ export type ParsedRecord =
   | { readonly kind: 'invalid'; readonly sequenceNumber?: string; readonly reason: string };
 
 /** Lambda's JSON AttributeValue to a plain value (the fields the rollups read are scalars). */
-export function plainValue(value: AttributeValue): unknown {
+function plainValue(value: AttributeValue): unknown {
   if (value.S !== undefined) return value.S;
   if (value.N !== undefined) return Number(value.N);
   if (value.BOOL !== undefined) return value.BOOL;
@@ -50,7 +51,7 @@ export function plainValue(value: AttributeValue): unknown {
   return undefined;
 }
 
-export function plainImage(image: Readonly<Record<string, AttributeValue>>): Record<string, unknown> {
+function plainImage(image: Readonly<Record<string, AttributeValue>>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, plainValue(v)]));
 }
 

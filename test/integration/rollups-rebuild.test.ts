@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RollupState } from '../../lambdas/adapters/rollups-keys';
 import { rebuildRollups, RebuildInProgressError } from '../../lambdas/lib/rollups-rebuild';
-import { type DayCounters } from '../../rules/report';
+import { type DayCounters } from '../../rules/report-counters';
 import {
   applicationItem,
   type BruteFilters,

@@ -10,7 +10,7 @@ import {
   totalsKey,
 } from '../../lambdas/adapters/rollups-keys';
 import { queryAll, scanPages } from '../../lambdas/lib/dynamo';
-import type { DayCounters } from '../../rules/report';
+import type { DayCounters } from '../../rules/report-counters';
 
 export interface GenerationDump {
   readonly days: DayCounters[];

@@ -1,0 +1,280 @@
+import { applicationStatuses, type ApplicationStatus } from './application';
+import { formatDate, istDay, parseDate } from './ist';
+import {
+  AGE_OFFSET,
+  type AgeBucket,
+  ageBucketOn,
+  ageBuckets,
+  COUNTERS_PER_CELL,
+  daysBetween,
+  GENDER_OFFSET,
+  type GenderKey,
+  genderKeys,
+  MEMBER_OFFSET,
+  type MemberKey,
+  memberKeys,
+  type ReportFilters,
+  reportDistricts,
+  type ReportSummary,
+  UNKNOWN,
+} from './report';
+
+// The server's side of the report (rollups, report API): what one application counts
+// as, the counter changes it makes, and the folding of per-day counter rows into the
+// figures of spec 2.4. The SPA needs none of it: report.ts holds what both share.
+
+const districtIndex = new Map(reportDistricts.map((name, i) => [name, i]));
+
+// ---------------------------------------------------------------------------
+// What one application counts as
+
+export interface CountedCell {
+  /** IST day of submitted_at. */
+  readonly day: string;
+  readonly status: ApplicationStatus;
+  /** One of reportDistricts. */
+  readonly district: string;
+  readonly gender: GenderKey;
+  readonly member: MemberKey;
+  /** Bucket as of the day it was counted on (see ageBucketOn). */
+  readonly age: AgeBucket;
+  /** The date of birth when it is a valid 'YYYY-MM-DD' (for the birthday index). */
+  readonly birthDate?: string;
+}
+
+/** IST day of an ISO timestamp; undefined when it is not one. */
+export function istDayOfTimestamp(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) return undefined;
+  return istDay(new Date(ms));
+}
+
+const isStatus = (value: unknown): value is ApplicationStatus =>
+  typeof value === 'string' && (applicationStatuses as readonly string[]).includes(value);
+
+/**
+ * What a stored application counts as on day `asOf`, or undefined when it counts in no
+ * report: a status outside the four (no filter can select it) or no valid submitted_at
+ * (no day to put it on).
+ */
+export function countedCell(item: Readonly<Record<string, unknown>>, asOf: string): CountedCell | undefined {
+  const status = item.application_status;
+  const day = istDayOfTimestamp(item.submitted_at);
+  if (!isStatus(status) || !day) return undefined;
+  const district =
+    typeof item.revenue_district === 'string' && districtIndex.has(item.revenue_district)
+      ? item.revenue_district
+      : UNKNOWN;
+  const gender: GenderKey = item.gender === 'Male' || item.gender === 'Female' ? item.gender : UNKNOWN;
+  const birth = typeof item.date_of_birth === 'string' ? parseDate(item.date_of_birth) : undefined;
+  return {
+    day,
+    status,
+    district,
+    gender,
+    member: item.is_already_member === true ? 'Yes' : 'No',
+    age: ageBucketOn(item.date_of_birth, asOf),
+    ...(birth && { birthDate: formatDate(birth) }),
+  };
+}
+
+export const sameCell = (a: CountedCell | undefined, b: CountedCell | undefined): boolean =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.day === b.day &&
+    a.status === b.status &&
+    a.district === b.district &&
+    a.gender === b.gender &&
+    a.member === b.member &&
+    a.age === b.age);
+
+/** `${status}#${day}`: one rollup row of counters. */
+export const dayKey = (status: ApplicationStatus, day: string) => `${status}#${day}`;
+
+export function parseDayKey(key: string): { status: ApplicationStatus; day: string } {
+  const [status, day] = key.split('#');
+  if (!isStatus(status) || !day || !parseDate(day)) throw new Error(`Not a day key: ${key}`);
+  return { status, day };
+}
+
+/** Indexes into a day's flat counters (district × COUNTERS_PER_CELL + counter). */
+export function counterIndexes(cell: CountedCell): [number, number, number] {
+  const base = (districtIndex.get(cell.district) ?? reportDistricts.length - 1) * COUNTERS_PER_CELL;
+  return [
+    base + GENDER_OFFSET + genderKeys.indexOf(cell.gender),
+    base + MEMBER_OFFSET + memberKeys.indexOf(cell.member),
+    base + AGE_OFFSET + ageBuckets.indexOf(cell.age),
+  ];
+}
+
+/**
+ * Changes to counters, summed: per day key, per counter index. A record that moves an
+ * application from one cell to another is -1 there and +1 here; many records fold
+ * into one change per day key.
+ */
+export class CounterDelta {
+  readonly days = new Map<string, Map<number, number>>();
+  readonly statuses = new Map<ApplicationStatus, number>();
+
+  addCell(cell: CountedCell | undefined, sign: 1 | -1): this {
+    if (!cell) return this;
+    const key = dayKey(cell.status, cell.day);
+    for (const index of counterIndexes(cell)) this.addCounter(key, index, sign);
+    this.statuses.set(cell.status, (this.statuses.get(cell.status) ?? 0) + sign);
+    return this;
+  }
+
+  addCounter(key: string, index: number, n: number): this {
+    let counters = this.days.get(key);
+    if (!counters) this.days.set(key, (counters = new Map<number, number>()));
+    counters.set(index, (counters.get(index) ?? 0) + n);
+    return this;
+  }
+
+  /** From what was counted to what should be counted. */
+  static between(before: CountedCell | undefined, after: CountedCell | undefined): CounterDelta {
+    const delta = new CounterDelta();
+    if (sameCell(before, after)) return delta;
+    return delta.addCell(before, -1).addCell(after, 1);
+  }
+
+  merge(other: CounterDelta): this {
+    for (const [key, counters] of other.days) for (const [i, n] of counters) this.addCounter(key, i, n);
+    for (const [status, n] of other.statuses) this.statuses.set(status, (this.statuses.get(status) ?? 0) + n);
+    return this;
+  }
+
+  /** Day keys with a non-zero change, each with its non-zero counters. */
+  nonZero(): Map<string, Map<number, number>> {
+    const out = new Map<string, Map<number, number>>();
+    for (const [key, counters] of this.days) {
+      const kept = new Map([...counters].filter(([, n]) => n !== 0));
+      if (kept.size > 0) out.set(key, kept);
+    }
+    return out;
+  }
+
+  nonZeroStatuses(): Map<ApplicationStatus, number> {
+    return new Map([...this.statuses].filter(([, n]) => n !== 0));
+  }
+
+  /** Day keys touched at all (even if the changes cancel out). */
+  touchedDays(): string[] {
+    return [...this.days.keys()];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Folding
+
+/** One rollup row: the counters of one status on one day, by district (reportDistricts order). */
+export interface DayCounters {
+  readonly day: string;
+  readonly status: ApplicationStatus;
+  readonly cells: readonly (readonly number[])[];
+}
+
+/** One application counted in `from` whose bucket is `to` on the report's day. */
+export interface AgeCorrection {
+  readonly day: string;
+  readonly status: ApplicationStatus;
+  readonly district: string;
+  readonly from: AgeBucket;
+  readonly to: AgeBucket;
+}
+
+/** The correction for one counted cell on day `on`, if its bucket has changed since it was counted. */
+export function ageCorrection(cell: CountedCell, on: string): AgeCorrection | undefined {
+  if (!cell.birthDate) return undefined;
+  const now = ageBucketOn(cell.birthDate, on);
+  if (now === cell.age) return undefined;
+  return { day: cell.day, status: cell.status, district: cell.district, from: cell.age, to: now };
+}
+
+const zeroByStatus = (): Record<ApplicationStatus, number> =>
+  Object.fromEntries(applicationStatuses.map((s) => [s, 0])) as Record<ApplicationStatus, number>;
+
+export function emptyCells(): number[][] {
+  return Array.from({ length: reportDistricts.length }, () => Array<number>(COUNTERS_PER_CELL).fill(0));
+}
+
+export interface FoldInput {
+  readonly asOf: string;
+  readonly filters: ReportFilters;
+  /** The resolved range (null: no data and no bound). */
+  readonly range: { readonly from: string; readonly to: string } | null;
+  readonly days: readonly DayCounters[];
+  readonly corrections: readonly AgeCorrection[];
+}
+
+/** The figures of spec 2.4 from rollup rows (and the age corrections due since they were counted). */
+export function foldReport({ asOf, filters, range, days, corrections }: FoldInput): ReportSummary {
+  const statuses = new Set<string>(filters.statuses);
+  const rows =
+    filters.districts.length === 0
+      ? reportDistricts.map((_, i) => i)
+      : filters.districts.map((d) => districtIndex.get(d)).filter((i): i is number => i !== undefined);
+  const inRange = (day: string) => range !== null && day >= range.from && day <= range.to;
+
+  const byStatus = zeroByStatus();
+  const byDistrict = new Array<number>(reportDistricts.length).fill(0);
+  const byGender = { Male: 0, Female: 0, Unknown: 0 };
+  const byMember = { Yes: 0, No: 0 };
+  const byAge = Object.fromEntries(ageBuckets.map((b) => [b, 0])) as Record<AgeBucket, number>;
+  const series = new Map((range ? daysBetween(range.from, range.to) : []).map((d) => [d, zeroByStatus()]));
+  let total = 0;
+
+  for (const { day, status, cells } of days) {
+    if (!statuses.has(status) || !inRange(day)) continue;
+    const point = series.get(day)!;
+    for (const row of rows) {
+      const c = cells[row];
+      if (!c) continue;
+      const n = (c[GENDER_OFFSET] ?? 0) + (c[GENDER_OFFSET + 1] ?? 0) + (c[GENDER_OFFSET + 2] ?? 0);
+      total += n;
+      byStatus[status] += n;
+      byDistrict[row]! += n;
+      point[status] += n;
+      genderKeys.forEach((g, i) => (byGender[g] += c[GENDER_OFFSET + i] ?? 0));
+      memberKeys.forEach((m, i) => (byMember[m] += c[MEMBER_OFFSET + i] ?? 0));
+      ageBuckets.forEach((a, i) => (byAge[a] += c[AGE_OFFSET + i] ?? 0));
+    }
+  }
+
+  const districtsIncluded = new Set(rows.map((i) => reportDistricts[i]));
+  for (const c of corrections) {
+    if (!statuses.has(c.status) || !inRange(c.day) || !districtsIncluded.has(c.district)) continue;
+    byAge[c.from] -= 1;
+    byAge[c.to] += 1;
+  }
+
+  const districtCounts = reportDistricts
+    .map((district, i) => ({ district, count: byDistrict[i]! }))
+    .filter((d) => d.count > 0)
+    .sort((a, b) => b.count - a.count || a.district.localeCompare(b.district));
+
+  return {
+    asOf,
+    filters: {
+      from: filters.from,
+      to: filters.to,
+      statuses: [...filters.statuses],
+      districts: [...filters.districts],
+    },
+    range: range ? { from: range.from, to: range.to } : null,
+    total,
+    byStatus,
+    byDistrict: districtCounts,
+    byGender,
+    byMember,
+    byAge,
+    series: [...series].map(([day, s]) => ({
+      day,
+      total: applicationStatuses.reduce((sum, status) => sum + s[status], 0),
+      byStatus: s,
+    })),
+    topDistricts: districtCounts.slice(0, 10),
+  };
+}
