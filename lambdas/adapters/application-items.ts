@@ -8,7 +8,7 @@ import { type ApplicationRow, applicationRowSchema } from '../../rules/staff-api
 // lib/table-definitions.ts), and how a stored item is parsed on read. Every adapter and
 // the import command build and read items through here.
 
-export interface Consent {
+interface Consent {
   readonly terms_version: string;
   readonly language: 'en' | 'ta';
   readonly accepted_at: string;
@@ -23,7 +23,7 @@ export interface NewApplication extends Omit<ApplicationFields, 'accept_terms' |
 }
 
 /** The stored application: the spec's fields plus the keys of the listing indexes. */
-export interface StoredApplication extends NewApplication {
+interface StoredApplication extends NewApplication {
   readonly want_to_volunteer: false;
   readonly want_to_join_and_volunteer: false;
   readonly application_status: ApplicationStatus;

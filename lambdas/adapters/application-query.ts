@@ -20,7 +20,7 @@ import {
 // all: the last row's sort key (and, for the report, its total).
 
 /** One index key to read, newest first. */
-export interface Stream {
+interface Stream {
   readonly index: string;
   readonly keyName: string;
   readonly keyValue: string;
@@ -28,7 +28,7 @@ export interface Stream {
   readonly statuses?: readonly ApplicationStatus[];
 }
 
-export interface Selection {
+interface Selection {
   /** Undefined: any status, unfiltered. Otherwise never empty. */
   readonly statuses?: readonly ApplicationStatus[];
   /** Empty: every district (and Unknown). */
@@ -59,7 +59,7 @@ export function planStreams({ statuses, districts }: Selection): Stream[] {
   return districts.map((d) => stream(district, d, keep));
 }
 
-export interface SortKeyBounds {
+interface SortKeyBounds {
   readonly low: string;
   readonly high: string;
 }
@@ -82,7 +82,7 @@ const cursorSchema = z.object({
   /** The report's total, counted on its first page. */
   total: z.number().int().min(0).optional(),
 });
-export type ListingCursor = z.infer<typeof cursorSchema>;
+type ListingCursor = z.infer<typeof cursorSchema>;
 
 export function encodeCursor(cursor: ListingCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
@@ -98,7 +98,7 @@ export function decodeCursor(value: string): ListingCursor | undefined {
   }
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Attributes to read (besides the sort key); all when undefined. */
   readonly projection?: readonly string[];
   /** Lower-case text that `search_text` must contain. */
@@ -107,7 +107,7 @@ export interface ReadOptions {
   readonly chunk?: number;
 }
 
-export interface MergedPage {
+interface MergedPage {
   readonly items: Record<string, unknown>[];
   /** Sort key of the last item, when more follow. */
   readonly last?: string;

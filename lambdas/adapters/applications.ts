@@ -20,11 +20,11 @@ import {
 export type CreateResult = { kind: 'created' } | { kind: 'already-registered' } | { kind: 'token-spent' };
 
 /** `present`: an application with this id is stored already; `already-registered`: the number has another (`by`). */
-export type InsertResult =
+type InsertResult =
   { kind: 'created' } | { kind: 'already-registered'; by?: string } | { kind: 'token-spent' } | { kind: 'present' };
 
 /** The verification token spent by the submission, in the OTP table. */
-export interface Spend {
+interface Spend {
   readonly table: string;
   readonly tokenId: string;
   readonly expiresAt: number;
