@@ -100,7 +100,7 @@ export function parseDayKey(key: string): { status: ApplicationStatus; day: stri
 }
 
 /** Indexes into a day's flat counters (district × COUNTERS_PER_CELL + counter). */
-export function counterIndexes(cell: CountedCell): [number, number, number] {
+function counterIndexes(cell: CountedCell): [number, number, number] {
   const base = (districtIndex.get(cell.district) ?? reportDistricts.length - 1) * COUNTERS_PER_CELL;
   return [
     base + GENDER_OFFSET + genderKeys.indexOf(cell.gender),

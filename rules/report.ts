@@ -28,7 +28,7 @@ export const ageBuckets = ['<18', '18-24', '25-34', '35-44', '45-54', '55+', UNK
 export type AgeBucket = (typeof ageBuckets)[number];
 
 /** Ages at which the bucket changes. */
-export const AGE_BOUNDARIES = [18, 25, 35, 45, 55] as const;
+const AGE_BOUNDARIES = [18, 25, 35, 45, 55] as const;
 
 /**
  * Counters of one (day, status, district) cell: gender (3), member (2), age (7). Every
@@ -265,7 +265,7 @@ export const reportSummarySchema = z.object({
 });
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
 
-export const reportRowSchema = z.object({
+const reportRowSchema = z.object({
   id: z.string(),
   name: z.string(),
   phone_number: z.string(),

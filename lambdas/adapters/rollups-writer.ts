@@ -39,7 +39,7 @@ export interface StateWrite {
 }
 
 /** Why a transaction was refused, by part. */
-export interface CommitFailure {
+interface CommitFailure {
   readonly kind: 'refused';
   /** States written by someone else since they were read. */
   readonly staleStates: string[];
@@ -49,7 +49,7 @@ export interface CommitFailure {
   readonly conflict: boolean;
 }
 
-export type CommitResult = { readonly kind: 'committed' } | CommitFailure;
+type CommitResult = { readonly kind: 'committed' } | CommitFailure;
 
 export interface RollupsWriter {
   /** META, created on first use with the given day as the ageing marker (no state exists yet). */

@@ -56,7 +56,7 @@ export function streamRecord(
 }
 
 /** Every part of the rollups on one table, as tests reach into all of them. */
-export type RollupsParts = RollupsReader &
+type RollupsParts = RollupsReader &
   RollupsWriter &
   AgeingMarker &
   RollupsGenerations & { dumpGeneration(gen: string): Promise<GenerationDump> };
