@@ -123,13 +123,15 @@ describe('the code request: one deadline for the whole request', () => {
     const [send] = calls.sends;
     expect(send?.deadline).toBeLessThanOrEqual(Date.now() + 6000 - ANSWER_MARGIN_MS);
     expect(send?.deadline).toBeGreaterThanOrEqual(started + 6000 - ANSWER_MARGIN_MS - 50);
-    expect(calls.captcha[0]?.timeoutMs).toBeLessThanOrEqual(6000 - ANSWER_MARGIN_MS - module.SEND_RESERVE_MS);
+    // 4.5 s of deadline: the captcha gets half of it, as the reserve would leave it less.
+    expect(calls.captcha[0]?.timeoutMs).toBeLessThanOrEqual((6000 - ANSWER_MARGIN_MS) / 2);
+    expect(calls.captcha[0]?.timeoutMs).toBeGreaterThan((6000 - ANSWER_MARGIN_MS) / 2 - 200);
   });
 
   it('stores no code it has no time left to send: SERVICE_BUSY, and the resend cooldown is given back', async () => {
-    const { handler, calls } = setup({ captchaMs: 300 });
-    // 4.6 s left: 3.1 s of deadline, of which the captcha takes 0.3 s, leaving less than the reserve.
-    const answer = await invoke(handler, contextWith(4600));
+    const { handler, calls } = setup({ captchaMs: 700 });
+    // 2 s left: 0.5 s of deadline, which the captcha spends whole.
+    const answer = await invoke(handler, contextWith(2000));
     expect(answer.statusCode).toBe(503);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'SERVICE_BUSY', retryAfterSeconds: 2 } });
     expect(calls.saved).toBe(0);

@@ -14,15 +14,15 @@ import { logger } from '../lib/logger';
 import { count } from '../lib/metrics';
 import { type OtpChannels, smsOfferOpen } from '../lib/otp-channels';
 import { ipKey, publicFlowRuntime } from '../lib/public-flow';
-import { requestDeadline } from '../lib/time-budget';
+import { type CallOptions, type RequestDeadline, requestDeadline } from '../lib/time-budget';
 import { viewerAddress } from '../lib/viewer-address';
 
 /** How long a delivery handle lives: past the code's own 5 minutes, for a late status. */
 export const DELIVERY_HANDLE_SECONDS = 600;
 
 /**
- * What the sends keep for themselves: the captcha check gets what is left less this, and a
- * code is not stored with less than this left (WhatsApp, then SMS, could not both be tried).
+ * What the sends keep for themselves when there is room: the captcha check gets what is
+ * left less this, but never less than half of what is left.
  */
 export const SEND_RESERVE_MS = 3000;
 
@@ -57,6 +57,12 @@ export interface OtpRequestDeps {
  * valid number, so that nobody can learn from it who joined (otp-verify says "already
  * registered", after the right code).
  */
+/** The captcha's share of the deadline: what is left less the sends' reserve, or half of it when that is more. */
+const captchaCall = (deadline: RequestDeadline): CallOptions => {
+  const left = deadline.left();
+  return { timeoutMs: Math.max(1, Math.floor(Math.max(left - SEND_RESERVE_MS, left / 2))) };
+};
+
 export function makeHandler(deps: OtpRequestDeps) {
   const { settings } = deps;
   return httpHandler<APIGatewayProxyEventV2>(async (event, context) => {
@@ -68,7 +74,7 @@ export function makeHandler(deps: OtpRequestDeps) {
     const keys = await deps.keys();
     const viewer = viewerAddress(event, { mode: deps.mode });
 
-    if (!(await deps.captcha.verify(captchaToken, viewer, deadline.call({ reserveMs: SEND_RESERVE_MS })))) {
+    if (!(await deps.captcha.verify(captchaToken, viewer, captchaCall(deadline)))) {
       logger.info('Captcha refused', { phone: maskPhone(phone) });
       count('CaptchaRejected');
       throw new AppError('CAPTCHA_FAILED');
@@ -102,7 +108,7 @@ export function makeHandler(deps: OtpRequestDeps) {
       throw new AppError('RATE_LIMITED', { retryAfterSeconds: limited.retryAfterSeconds });
     }
 
-    if (deadline.left() < SEND_RESERVE_MS) {
+    if (deadline.left() <= 0) {
       // Too late to send: no code is stored that could not reach the visitor.
       logger.warn('OTP request out of time before the send', { leftMs: deadline.left() });
       if (switchToSms === undefined) await deps.limiter.releaseCooldown(cooldownKey, now).catch(() => undefined);
