@@ -13,6 +13,12 @@ import { goodCaptcha, post, uniqueMobile } from '../support/public-flow';
 let stack: LocalStack;
 const functionMs = apiFunctionTimeoutSeconds * 1000;
 const WHATSAPP_OWN_TIMEOUT_MS = 8000;
+/**
+ * WhatsApp's share: half of the deadline (4.25 s), and up to a second more for the sandbox,
+ * which runs in the handlers' own process, to see the abort: with the other tiers beside it
+ * on two cores it once saw it 0.55 s late. Far below the 8 s it would wait without the share.
+ */
+const whatsappShareBound = (functionMs - ANSWER_MARGIN_MS) / 2 + 1000;
 
 beforeAll(async () => {
   // The deployed defaults, whatever another file of this worker set.
@@ -20,7 +26,11 @@ beforeAll(async () => {
   process.env.SMS_TIMEOUT_MS = '8000';
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   stack = await startLocalStack(
-    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'whatsapp-then-sms' }),
+    localConfigSchema.parse({
+      LOCAL_PERSISTENCE: 'memory',
+      LOCAL_WEB: 'false',
+      LOCAL_OTP_CHANNELS: 'whatsapp-then-sms',
+    }),
   );
 }, 60_000);
 afterAll(() => stack?.stop());
@@ -46,7 +56,7 @@ describe('the code request within its function timeout', () => {
     // not its own 8 s: measured where it waited, in the sandbox, so that a loaded machine's
     // slower steps around it do not count (CI's client clock once read 5.8 s for the whole).
     const [waited] = stack.whatsApp.hangs();
-    expect(waited).toBeLessThanOrEqual((functionMs - ANSWER_MARGIN_MS) / 2 + 250);
+    expect(waited).toBeLessThanOrEqual(whatsappShareBound);
     expect(answer.ms).toBeLessThan(WHATSAPP_OWN_TIMEOUT_MS + 2000);
   }, 30_000);
 
@@ -56,7 +66,7 @@ describe('the code request within its function timeout', () => {
     const mobile = uniqueMobile();
     const answer = await timedRequest(mobile);
     expect(answer).toMatchObject({ status: 502, body: { error: { code: 'NETWORK_ERROR' } } });
-    expect(stack.whatsApp.hangs()[0]).toBeLessThanOrEqual((functionMs - ANSWER_MARGIN_MS) / 2 + 250);
+    expect(stack.whatsApp.hangs()[0]).toBeLessThanOrEqual(whatsappShareBound);
     // Cut at the deadline (8.5 s of the function's clock), not after both providers' own 8 s
     // (16 s). The client's clock adds the adapter's HTTP and, on a loaded 2-core CI
     // machine, a second of the answer's DynamoDB work (it took 11.0 s there once).
