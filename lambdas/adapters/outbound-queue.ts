@@ -1,4 +1,5 @@
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 
 // What the handlers hand to the outbound queue: small messages that name the
@@ -106,4 +107,31 @@ export function makeSqsClient(env: {
     });
   }
   return new SQSClient({ region: env.AWS_REGION });
+}
+
+/** Port to the queue's ChangeMessageVisibility, so that the backoff is testable. */
+export interface MessageVisibility {
+  /** The record becomes visible again `seconds` from now (if it is not deleted first). */
+  change(record: SQSRecord, seconds: number): Promise<void>;
+}
+
+/** `arn:aws:sqs:<region>:<account>:<name>` -> the queue URL at `origin` (AWS's regional endpoint by default). */
+export function queueUrlFromArn(arn: string, origin?: string): string {
+  const [, , service, region, account, name] = arn.split(':');
+  if (service !== 'sqs' || !region || !account || !name) throw new Error(`Not an SQS queue ARN: ${arn}`);
+  return `${origin ?? `https://sqs.${region}.amazonaws.com`}/${account}/${name}`;
+}
+
+export function makeSqsVisibility(client: SQSClient, origin?: string): MessageVisibility {
+  return {
+    async change(record, seconds) {
+      await client.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrlFromArn(record.eventSourceARN, origin),
+          ReceiptHandle: record.receiptHandle,
+          VisibilityTimeout: seconds,
+        }),
+      );
+    },
+  };
 }

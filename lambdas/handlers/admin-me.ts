@@ -1,9 +1,14 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { httpHandler, json } from '../lib/http';
 import { requireStaff } from '../lib/staff';
+import { wiredOnFirstCall } from '../lib/wiring';
 
-/** Who is signed in, and with which role: the staff area's first call. */
-export const handler = httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
-  const staff = requireStaff(event);
-  return json(200, { email: staff.email, groups: staff.groups, role: staff.isAdmin ? 'admin' : 'viewer' });
-});
+/** Who is signed in, and with which role: the staff area's first call. It needs nothing wired. */
+export function makeHandler() {
+  return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
+    const staff = requireStaff(event);
+    return json(200, { email: staff.email, groups: staff.groups, role: staff.isAdmin ? 'admin' : 'viewer' });
+  });
+}
+
+export const handler = wiredOnFirstCall(makeHandler);

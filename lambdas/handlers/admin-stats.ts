@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
-import { makeDocumentClient } from '../lib/dynamo';
-import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { httpHandler, json } from '../lib/http';
 import { statsSummary } from '../lib/rollups-report';
 import { requireStaff } from '../lib/staff';
+import { dbRuntime } from '../lib/db-runtime';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 /** GET /api/admin/stats: the dashboard's totals, all time, per status (one item read). */
 export function makeHandler({ rollups }: { readonly rollups: RollupsReader }) {
@@ -14,5 +14,7 @@ export function makeHandler({ rollups }: { readonly rollups: RollupsReader }) {
   });
 }
 
-const env = parseEnv(baseEnvSchema);
-export const handler = makeHandler({ rollups: makeRollupsReader(makeDocumentClient(env), tableName('rollups')) });
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('rollups');
+  return makeHandler({ rollups: makeRollupsReader(db, tables.rollups) });
+});

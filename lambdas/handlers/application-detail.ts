@@ -1,32 +1,41 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import type { ApplicationDetail } from '../../rules/staff-api';
+import type { ApplicationDetail, DecisionNotice } from '../../rules/staff-api';
 import { toRow } from '../adapters/application-items';
-import { makeApplicationRepository } from '../adapters/applications';
+import { type ApplicationRepository, makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore, noticesWithStatus } from '../adapters/decision-notices';
 import { makeDeliveryStore } from '../adapters/deliveries';
-import { makeReviewStore } from '../adapters/review';
-import { tableName } from '../lib/env';
+import { makeReviewStore, type ReviewStore } from '../adapters/review';
 import { AppError, httpHandler, json, pathParameter } from '../lib/http';
 import { requireStaff } from '../lib/staff';
-import { staffRuntime } from '../lib/staff-runtime';
+import { dbRuntime } from '../lib/db-runtime';
+import { wiredOnFirstCall } from '../lib/wiring';
+
+interface Deps {
+  readonly applications: Pick<ApplicationRepository, 'get'>;
+  readonly review: Pick<ReviewStore, 'auditOf'>;
+  /** The decision notices sent for an application, with their delivery status. */
+  readonly notices: (applicationId: string) => Promise<DecisionNotice[]>;
+}
 
 /** One application with its audit trail and the decision notices sent, for the dashboard's details row. */
-const { db, tables } = staffRuntime();
-const applications = makeApplicationRepository(db, tables.applications);
-const review = makeReviewStore(db, tables);
-const deliveriesTable = tableName('deliveries');
-const notices = makeDecisionNoticeStore(db, deliveriesTable);
-const deliveries = makeDeliveryStore(db, deliveriesTable);
+export function makeHandler({ applications, review, notices }: Deps) {
+  return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
+    requireStaff(event);
+    const id = pathParameter(event, 'id');
+    const [item, audit, sent] = await Promise.all([applications.get(id), review.auditOf(id), notices(id)]);
+    if (!item) throw new AppError('NOT_FOUND');
+    const body: ApplicationDetail = { application: toRow(item), audit, notices: sent };
+    return json(200, body);
+  });
+}
 
-export const handler = httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
-  requireStaff(event);
-  const id = pathParameter(event, 'id');
-  const [item, audit, sent] = await Promise.all([
-    applications.get(id),
-    review.auditOf(id),
-    noticesWithStatus(notices, deliveries, id),
-  ]);
-  if (!item) throw new AppError('NOT_FOUND');
-  const body: ApplicationDetail = { application: toRow(item), audit, notices: sent };
-  return json(200, body);
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('applications', 'audit', 'deliveries');
+  const noticeStore = makeDecisionNoticeStore(db, tables.deliveries);
+  const deliveries = makeDeliveryStore(db, tables.deliveries);
+  return makeHandler({
+    applications: makeApplicationRepository(db, tables.applications),
+    review: makeReviewStore(db, tables),
+    notices: (id) => noticesWithStatus(noticeStore, deliveries, id),
+  });
 });

@@ -6,11 +6,11 @@ import type { ReadAudit } from '../adapters/read-audit';
 import { makeRollupsReader } from '../adapters/rollups-reader';
 import { totalFromRollups } from '../lib/application-totals';
 import { systemClock } from '../lib/clock';
-import { makeDocumentClient } from '../lib/dynamo';
-import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { httpHandler, json, parseBody } from '../lib/http';
 import { readAuditFromEnv } from '../lib/read-audit-runtime';
 import { requireStaff } from '../lib/staff';
+import { dbRuntime } from '../lib/db-runtime';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 export interface ListDeps {
   readonly list: (filters: ApplicationFilters, page: { pageSize: number; cursor?: string }) => Promise<ListPage>;
@@ -44,12 +44,14 @@ export function makeHandler(deps: ListDeps) {
 
 // The applications and rollups tables, and the audit and rate-limits tables for the read
 // audit: all this function is granted (lib/api-routes.ts).
-const db = makeDocumentClient(parseEnv(baseEnvSchema));
-const applicationsTable = tableName('applications');
-const clock = systemClock();
-export const handler = makeHandler({
-  list: (filters, page) => listApplications(db, applicationsTable, filters, page),
-  total: totalFromRollups(makeRollupsReader(db, tableName('rollups')), (filters) => countApplications(db, applicationsTable, filters), clock),
-  audit: readAuditFromEnv(db),
-  clock,
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('applications', 'rollups');
+  const clock = systemClock();
+  const count = (filters: ApplicationFilters) => countApplications(db, tables.applications, filters);
+  return makeHandler({
+    list: (filters, page) => listApplications(db, tables.applications, filters, page),
+    total: totalFromRollups(makeRollupsReader(db, tables.rollups), count, clock),
+    audit: readAuditFromEnv(db),
+    clock,
+  });
 });

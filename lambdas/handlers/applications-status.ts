@@ -16,7 +16,8 @@ import { httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
 import { countBy } from '../lib/metrics';
 import { requireStaff } from '../lib/staff';
-import { staffRuntime } from '../lib/staff-runtime';
+import { wiredOnFirstCall } from '../lib/wiring';
+import { dbRuntime } from '../lib/db-runtime';
 
 export interface DecisionNoticeSettings {
   readonly enabled: boolean;
@@ -98,27 +99,29 @@ async function queueNotices(
   }
 }
 
-const { db, tables } = staffRuntime();
-const messaging = parseEnv(
-  publicFlowEnvSchema.pick({
-    APP_MODE: true,
-    AWS_REGION: true,
-    OUTBOUND_QUEUE_URL: true,
-    DECISION_NOTICES_ENABLED: true,
-    DECISION_QUIET_SECONDS: true,
-  }),
-);
-if (messaging.DECISION_NOTICES_ENABLED && !messaging.OUTBOUND_QUEUE_URL) {
-  throw new Error('Invalid function configuration: OUTBOUND_QUEUE_URL (decision notices are on)');
-}
-export const handler = makeHandler({
-  review: makeReviewStore(db, tables),
-  clock: systemClock(),
-  ...(messaging.DECISION_NOTICES_ENABLED && {
-    notices: {
-      enabled: true,
-      quietSeconds: messaging.DECISION_QUIET_SECONDS,
-      queue: makeSqsOutboundQueue(makeSqsClient(messaging), messaging.OUTBOUND_QUEUE_URL),
-    },
-  }),
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('applications', 'audit');
+  const messaging = parseEnv(
+    publicFlowEnvSchema.pick({
+      APP_MODE: true,
+      AWS_REGION: true,
+      OUTBOUND_QUEUE_URL: true,
+      DECISION_NOTICES_ENABLED: true,
+      DECISION_QUIET_SECONDS: true,
+    }),
+  );
+  if (messaging.DECISION_NOTICES_ENABLED && !messaging.OUTBOUND_QUEUE_URL) {
+    throw new Error('Invalid function configuration: OUTBOUND_QUEUE_URL (decision notices are on)');
+  }
+  return makeHandler({
+    review: makeReviewStore(db, tables),
+    clock: systemClock(),
+    ...(messaging.DECISION_NOTICES_ENABLED && {
+      notices: {
+        enabled: true,
+        quietSeconds: messaging.DECISION_QUIET_SECONDS,
+        queue: makeSqsOutboundQueue(makeSqsClient(messaging), messaging.OUTBOUND_QUEUE_URL),
+      },
+    }),
+  });
 });

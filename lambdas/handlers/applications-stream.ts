@@ -1,10 +1,10 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { makeRollupsWriter, type RollupsWriter } from '../adapters/rollups-writer';
 import { systemClock } from '../lib/clock';
-import { makeDocumentClient } from '../lib/dynamo';
-import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
+import { dbRuntime } from '../lib/db-runtime';
 import { logger } from '../lib/logger';
 import { type ApplicationChange, applyChanges, parseStreamRecord } from '../lib/rollups-stream';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 // Consumer of the applications table's stream: keeps the report rollups. The batch is
 // folded as a whole (lambdas/lib/rollups-stream.ts) rather than record by record, so
@@ -50,8 +50,7 @@ export function makeHandler({ rollups, clock }: StreamDeps) {
   };
 }
 
-const env = parseEnv(baseEnvSchema);
-export const handler = makeHandler({
-  rollups: makeRollupsWriter(makeDocumentClient(env), tableName('rollups')),
-  clock: systemClock(),
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('rollups');
+  return makeHandler({ rollups: makeRollupsWriter(db, tables.rollups), clock: systemClock() });
 });

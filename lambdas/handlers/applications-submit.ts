@@ -11,6 +11,7 @@ import { AppError, fieldCodes, httpHandler, json, parseBody } from '../lib/http'
 import { logger } from '../lib/logger';
 import { count } from '../lib/metrics';
 import { publicFlowRuntime } from '../lib/public-flow';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 export interface SubmitDeps {
   readonly applications: Pick<ApplicationRepository, 'create'>;
@@ -76,12 +77,14 @@ export function makeHandler(deps: SubmitDeps) {
   });
 }
 
-const runtime = publicFlowRuntime();
-export const handler = makeHandler({
-  applications: makeApplicationRepository(runtime.db, tableName('applications')),
-  queue: makeSqsOutboundQueue(makeSqsClient(runtime.env), runtime.env.OUTBOUND_QUEUE_URL),
-  signingKey: runtime.secrets.signingKey,
-  otpTable: tableName('otps'),
-  clock: systemClock(),
-  newId: randomUUID,
+export const handler = wiredOnFirstCall(() => {
+  const runtime = publicFlowRuntime();
+  return makeHandler({
+    applications: makeApplicationRepository(runtime.db, tableName('applications')),
+    queue: makeSqsOutboundQueue(makeSqsClient(runtime.env), runtime.env.OUTBOUND_QUEUE_URL),
+    signingKey: runtime.secrets.signingKey,
+    otpTable: tableName('otps'),
+    clock: systemClock(),
+    newId: randomUUID,
+  });
 });

@@ -8,6 +8,7 @@ import { baseEnvSchema, otpChannelModes, parseEnv, tableName, type OtpChannelMod
 import { makeDocumentClient } from '../lib/dynamo';
 import { httpHandler, json } from '../lib/http';
 import { logger } from '../lib/logger';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 interface Deps {
   readonly db: DynamoDBDocumentClient;
@@ -51,20 +52,21 @@ export function makeHandler({ db, applicationsTable, stage, clock, ...config }: 
   }
 }
 
-const env = parseEnv(
-  baseEnvSchema.extend({
-    /** Comma-separated setting paths (lib/stateless-stack.ts, from lib/placeholders.ts). */
-    STAGE_PLACEHOLDERS: z.string().default(''),
-    OTP_CHANNELS: z.enum(otpChannelModes).default('whatsapp'),
-  }),
-);
-const secrets = makeSecretsLoader(parseEnv(secretsEnvSchema));
-export const handler = makeHandler({
-  db: makeDocumentClient(env),
-  applicationsTable: tableName('applications'),
-  stage: env.STAGE,
-  clock: () => new Date(),
-  settingsPlaceholders: env.STAGE_PLACEHOLDERS.split(',').filter(Boolean),
-  otpChannels: env.OTP_CHANNELS,
-  providerSecrets: secrets.provider,
+const healthEnvSchema = baseEnvSchema.extend({
+  /** Comma-separated setting paths (lib/stateless-stack.ts, from lib/placeholders.ts). */
+  STAGE_PLACEHOLDERS: z.string().default(''),
+  OTP_CHANNELS: z.enum(otpChannelModes).default('whatsapp'),
+});
+
+export const handler = wiredOnFirstCall(() => {
+  const env = parseEnv(healthEnvSchema);
+  return makeHandler({
+    db: makeDocumentClient(env),
+    applicationsTable: tableName('applications'),
+    stage: env.STAGE,
+    clock: () => new Date(),
+    settingsPlaceholders: env.STAGE_PLACEHOLDERS.split(',').filter(Boolean),
+    otpChannels: env.OTP_CHANNELS,
+    providerSecrets: makeSecretsLoader(parseEnv(secretsEnvSchema)).provider,
+  });
 });

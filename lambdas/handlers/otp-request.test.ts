@@ -10,13 +10,9 @@ import type * as OtpRequest from './otp-request';
 let module: typeof OtpRequest;
 
 beforeAll(async () => {
-  // The module wires its real adapters at import (cold start); they are not used here.
-  vi.stubEnv('STAGE', 'test');
+  // Importing the module wires nothing (lambdas/lib/wiring.ts). Local mode: no origin
+  // token is asked of the request (lambdas/lib/front-door.ts); logs and metrics are silenced.
   vi.stubEnv('APP_MODE', 'local');
-  vi.stubEnv('DYNAMODB_ENDPOINT', 'http://127.0.0.1:1');
-  vi.stubEnv('TABLE_RATE_LIMITS', 'rate-limits');
-  vi.stubEnv('TABLE_OTPS', 'otps');
-  vi.stubEnv('TABLE_DELIVERIES', 'deliveries');
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
   module = await import('./otp-request');

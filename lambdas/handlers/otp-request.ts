@@ -16,6 +16,7 @@ import { type OtpChannels, smsOfferOpen } from '../lib/otp-channels';
 import { ipKey, publicFlowRuntime } from '../lib/public-flow';
 import { type CallOptions, type RequestDeadline, requestDeadline } from '../lib/time-budget';
 import { viewerAddress } from '../lib/viewer-address';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 /** How long a delivery handle lives: past the code's own 5 minutes, for a late status. */
 export const DELIVERY_HANDLE_SECONDS = 600;
@@ -182,32 +183,34 @@ export function makeHandler(deps: OtpRequestDeps) {
   });
 }
 
-const runtime = publicFlowRuntime();
-const { env, db } = runtime;
-export const handler = makeHandler({
-  captcha: makeRecaptchaVerifier({
-    verifyUrl: env.CAPTCHA_VERIFY_URL,
-    secret: async () => (await runtime.secrets.provider()).recaptchaSecret,
-    action: 'send_otp',
-    minScore: env.CAPTCHA_MIN_SCORE,
-    hostnames: env.CAPTCHA_HOSTNAMES.split(',')
-      .map((h) => h.trim())
-      .filter(Boolean),
-  }),
-  limiter: makeRateLimiter(db, tableName('rateLimits')),
-  otps: makeOtpStore(db, tableName('otps')),
-  channels: runtime.otpChannels,
-  deliveries: runtime.deliveries,
-  keys: runtime.keys,
-  clock: systemClock(),
-  mode: env.APP_MODE,
-  settings: {
-    ttlSeconds: env.OTP_TTL_SECONDS,
-    resendSeconds: env.OTP_RESEND_SECONDS,
-    maxPerHour: env.OTP_MAX_PER_HOUR,
-    maxPerDay: env.OTP_MAX_PER_DAY,
-    maxPerIpPerHour: env.OTP_MAX_PER_IP_PER_HOUR,
-    smsOfferAfterSeconds: env.OTP_SMS_OFFER_AFTER_SECONDS,
-    deadlineMs: env.REQUEST_DEADLINE_MS,
-  },
+export const handler = wiredOnFirstCall(() => {
+  const runtime = publicFlowRuntime();
+  const { env, db } = runtime;
+  return makeHandler({
+    captcha: makeRecaptchaVerifier({
+      verifyUrl: env.CAPTCHA_VERIFY_URL,
+      secret: async () => (await runtime.secrets.provider()).recaptchaSecret,
+      action: 'send_otp',
+      minScore: env.CAPTCHA_MIN_SCORE,
+      hostnames: env.CAPTCHA_HOSTNAMES.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    }),
+    limiter: makeRateLimiter(db, tableName('rateLimits')),
+    otps: makeOtpStore(db, tableName('otps')),
+    channels: runtime.otpChannels,
+    deliveries: runtime.deliveries,
+    keys: runtime.keys,
+    clock: systemClock(),
+    mode: env.APP_MODE,
+    settings: {
+      ttlSeconds: env.OTP_TTL_SECONDS,
+      resendSeconds: env.OTP_RESEND_SECONDS,
+      maxPerHour: env.OTP_MAX_PER_HOUR,
+      maxPerDay: env.OTP_MAX_PER_DAY,
+      maxPerIpPerHour: env.OTP_MAX_PER_IP_PER_HOUR,
+      smsOfferAfterSeconds: env.OTP_SMS_OFFER_AFTER_SECONDS,
+      deadlineMs: env.REQUEST_DEADLINE_MS,
+    },
+  });
 });

@@ -7,6 +7,7 @@ import { readDeliveryHandle } from '../lib/codes';
 import { AppError, httpHandler, json, parseBody } from '../lib/http';
 import { smsOfferOpen } from '../lib/otp-channels';
 import { publicFlowRuntime } from '../lib/public-flow';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 export interface OtpStatusDeps {
   readonly deliveries: () => Pick<DeliveryStore, 'get'>;
@@ -41,13 +42,15 @@ export function makeHandler(deps: OtpStatusDeps) {
   });
 }
 
-const runtime = publicFlowRuntime();
-export const handler = makeHandler({
-  deliveries: runtime.deliveries,
-  signingKey: runtime.secrets.signingKey,
-  clock: systemClock(),
-  settings: {
-    hasSms: runtime.otpChannels().hasSms,
-    smsOfferAfterSeconds: runtime.env.OTP_SMS_OFFER_AFTER_SECONDS,
-  },
+export const handler = wiredOnFirstCall(() => {
+  const runtime = publicFlowRuntime();
+  return makeHandler({
+    deliveries: runtime.deliveries,
+    signingKey: runtime.secrets.signingKey,
+    clock: systemClock(),
+    settings: {
+      hasSms: runtime.otpChannels().hasSms,
+      smsOfferAfterSeconds: runtime.env.OTP_SMS_OFFER_AFTER_SECONDS,
+    },
+  });
 });

@@ -13,6 +13,7 @@ import { logger } from '../lib/logger';
 import { count } from '../lib/metrics';
 import { ipKey, publicFlowRuntime } from '../lib/public-flow';
 import { viewerAddress } from '../lib/viewer-address';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 export interface OtpVerifyDeps {
   readonly otps: OtpStore;
@@ -138,20 +139,22 @@ export function makeHandler(deps: OtpVerifyDeps) {
   });
 }
 
-const runtime = publicFlowRuntime();
-const { env, db } = runtime;
-export const handler = makeHandler({
-  otps: makeOtpStore(db, tableName('otps')),
-  applications: makeApplicationRepository(db, tableName('applications')),
-  limiter: makeRateLimiter(db, tableName('rateLimits')),
-  keys: runtime.keys,
-  clock: systemClock(),
-  mode: env.APP_MODE,
-  settings: {
-    maxAttempts: env.OTP_MAX_ATTEMPTS,
-    verificationTtlSeconds: env.VERIFICATION_TTL_SECONDS,
-    resendSeconds: env.OTP_RESEND_SECONDS,
-    maxPerHour: env.OTP_VERIFY_MAX_PER_HOUR,
-    maxPerIpPerHour: env.OTP_VERIFY_MAX_PER_IP_PER_HOUR,
-  },
+export const handler = wiredOnFirstCall(() => {
+  const runtime = publicFlowRuntime();
+  const { env, db } = runtime;
+  return makeHandler({
+    otps: makeOtpStore(db, tableName('otps')),
+    applications: makeApplicationRepository(db, tableName('applications')),
+    limiter: makeRateLimiter(db, tableName('rateLimits')),
+    keys: runtime.keys,
+    clock: systemClock(),
+    mode: env.APP_MODE,
+    settings: {
+      maxAttempts: env.OTP_MAX_ATTEMPTS,
+      verificationTtlSeconds: env.VERIFICATION_TTL_SECONDS,
+      resendSeconds: env.OTP_RESEND_SECONDS,
+      maxPerHour: env.OTP_VERIFY_MAX_PER_HOUR,
+      maxPerIpPerHour: env.OTP_VERIFY_MAX_PER_IP_PER_HOUR,
+    },
+  });
 });

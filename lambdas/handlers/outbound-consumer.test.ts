@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localLambdaContext } from '../../local/queue';
 import type { DecisionNoticeStore, SentNotice } from '../adapters/decision-notices';
 import { toStoredItem } from '../adapters/application-items';
+import { queueUrlFromArn } from '../adapters/outbound-queue';
 import type { WebhookPayload } from '../adapters/webhook';
 import { WebhookError } from '../adapters/webhook';
 import { WhatsAppError } from '../adapters/whatsapp';
@@ -18,14 +19,7 @@ import type * as Consumer from './outbound-consumer';
 let consumer: typeof Consumer;
 
 beforeAll(async () => {
-  // The module wires its real adapters at import (cold start); they are not used here.
-  vi.stubEnv('STAGE', 'test');
-  vi.stubEnv('APP_MODE', 'local');
-  vi.stubEnv('DYNAMODB_ENDPOINT', 'http://127.0.0.1:1');
-  vi.stubEnv('TABLE_APPLICATIONS', 'applications');
-  vi.stubEnv('TABLE_IDEMPOTENCY', 'idempotency');
-  vi.stubEnv('TABLE_DELIVERIES', 'deliveries');
-  vi.stubEnv('OUTBOUND_QUEUE_URL', 'http://127.0.0.1:1/000000000000/outbound');
+  // Importing the module wires nothing (lambdas/lib/wiring.ts): only its logs are silenced.
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
   consumer = await import('./outbound-consumer');
 });
@@ -127,10 +121,10 @@ describe('retry delay', () => {
   });
 
   it('finds the queue URL from the record ARN', () => {
-    expect(consumer.queueUrlFromArn('arn:aws:sqs:ap-south-1:123456789012:q')).toBe(
+    expect(queueUrlFromArn('arn:aws:sqs:ap-south-1:123456789012:q')).toBe(
       'https://sqs.ap-south-1.amazonaws.com/123456789012/q',
     );
-    expect(consumer.queueUrlFromArn('arn:aws:sqs:local:000000000000:outbound', 'http://127.0.0.1:4566')).toBe(
+    expect(queueUrlFromArn('arn:aws:sqs:local:000000000000:outbound', 'http://127.0.0.1:4566')).toBe(
       'http://127.0.0.1:4566/000000000000/outbound',
     );
   });

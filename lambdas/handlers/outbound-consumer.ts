@@ -2,26 +2,23 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
-import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import type { OtpChannel } from '../../rules/api';
-import { maskPhone } from '../../rules/phone';
 import { makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore } from '../adapters/decision-notices';
-import type { DeliveryStore } from '../adapters/deliveries';
 import {
   MAX_DELAY_SECONDS,
   makeSqsClient,
   makeSqsOutboundQueue,
+  makeSqsVisibility,
+  type MessageVisibility,
   type OutboundMessage,
   outboundMessageSchema,
   type OutboundQueue,
   THROTTLE_ATTEMPT_ATTRIBUTE,
 } from '../adapters/outbound-queue';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
-import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
-import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import { systemClock } from '../lib/clock';
 import { makeDynamoClient } from '../lib/dynamo';
 import { parseEnv, tableName } from '../lib/env';
@@ -39,6 +36,8 @@ import { countBy } from '../lib/metrics';
 import { makePacer, type Pacer } from '../lib/pacer';
 import { providerFailureFields } from '../lib/provider-failure';
 import { publicFlowRuntime } from '../lib/public-flow';
+import { makeWelcomeSender, type WelcomeDeps, type WelcomeResult } from '../lib/welcome-sender';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 // Delivers what the handlers queue: after a submit the welcome WhatsApp message and the
 // webhook; after an approval or a rejection the decision notice (docs/MESSAGING.md,
@@ -94,37 +93,9 @@ export function retryDelaySeconds(baseSeconds: number, receiveCount: number): nu
   return Math.min(baseSeconds * 2 ** Math.min(n - 1, 30), MAX_VISIBILITY_SECONDS);
 }
 
-/** Port to the queue's ChangeMessageVisibility, so that the backoff is testable. */
-export interface MessageVisibility {
-  /** The record becomes visible again `seconds` from now (if it is not deleted first). */
-  change(record: SQSRecord, seconds: number): Promise<void>;
-}
-
-/** `arn:aws:sqs:<region>:<account>:<name>` -> the queue URL at `origin` (AWS's regional endpoint by default). */
-export function queueUrlFromArn(arn: string, origin?: string): string {
-  const [, , service, region, account, name] = arn.split(':');
-  if (service !== 'sqs' || !region || !account || !name) throw new Error(`Not an SQS queue ARN: ${arn}`);
-  return `${origin ?? `https://sqs.${region}.amazonaws.com`}/${account}/${name}`;
-}
-
-export function makeSqsVisibility(client: SQSClient, origin?: string): MessageVisibility {
-  return {
-    async change(record, seconds) {
-      await client.send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrlFromArn(record.eventSourceARN, origin),
-          ReceiptHandle: record.receiptHandle,
-          VisibilityTimeout: seconds,
-        }),
-      );
-    },
-  };
-}
-
-export interface OutboundDeps {
+export interface OutboundDeps extends WelcomeDeps {
   /** The stored application, read consistently: a message queued right after the write must find it. */
   readonly applications: { get(id: string): Promise<Record<string, unknown> | undefined> };
-  readonly gateway: () => Promise<Pick<MessageGateway, 'sendWelcome'>>;
   readonly webhook: () => Promise<WebhookClient>;
   /** Where the idempotency records live (the idempotency table in AWS and locally). */
   readonly persistenceStore: BasePersistenceLayer;
@@ -134,30 +105,17 @@ export interface OutboundDeps {
   /** See OUTBOUND_MAX_RECEIVE_COUNT. */
   readonly maxReceiveCount: number;
   readonly decisions?: DecisionDeps;
-  /** Accepted messages, for their delivery status. */
-  readonly deliveries?: Pick<DeliveryStore, 'recordAccepted'>;
   /** The outbound queue itself, where messages are put back with a delay; without it a rate limit is an ordinary failure. */
   readonly queue?: OutboundQueue;
   /** One per channel (see OUTBOUND_MAX_CONCURRENCY); none: unpaced. */
   readonly pacers?: Partial<Readonly<Record<OtpChannel, Pacer>>>;
   readonly throttle?: { readonly baseSeconds: number; readonly maxAttempts: number; readonly random?: () => number };
   readonly clock?: () => Date;
-  /**
-   * The stage's WhatsApp messaging tier. A welcome to a number WhatsApp has not had from
-   * us in 24 hours, once the tier is full, would be refused (131048) again and again:
-   * it is skipped (the code went by SMS for the same reason). Recipients are counted.
-   */
-  readonly whatsappTier?: {
-    readonly limit: number;
-    readonly recipients: Pick<WhatsAppRecipients, 'count' | 'isRecent' | 'record'>;
-  };
 }
 
 /** What a delivery leaves in its idempotency record: no personal data. */
 export type DeliveryResult =
-  | { kind: 'welcome'; messageId: string }
-  /** No WhatsApp welcome can reach this number now: the tier is full, or WhatsApp says it is undeliverable (131026). */
-  | { kind: 'welcome'; skipped: 'whatsapp-tier-full' | 'whatsapp-undeliverable' }
+  | WelcomeResult
   | { kind: 'webhook'; status: number }
   | DecisionResult
   | { kind: OutboundMessage['kind']; skipped: 'application-not-found' }
@@ -190,13 +148,6 @@ function throttleAttemptOf(record: SQSRecord): number {
   return Number.isInteger(value) && value >= 0 ? value : 0;
 }
 
-const phoneSchema = z.object({ phone_number: z.string().regex(/^\d{12}$/) });
-/** The language applied in (the consent record keeps it; older rows: English). */
-const welcomeSchema = phoneSchema.extend({
-  language: z.enum(['en', 'ta']).optional(),
-  consent: z.object({ language: z.enum(['en', 'ta']).optional() }).optional(),
-});
-
 /** Log fields of a failure: the error's kind and provider codes; never a URL, a credential, a number or a payload. */
 function failureFields(error: unknown): Record<string, unknown> {
   if (error instanceof WebhookError) return { errorName: error.name, failure: error.failure, httpStatus: error.status };
@@ -204,90 +155,14 @@ function failureFields(error: unknown): Record<string, unknown> {
   return providerFailureFields(error);
 }
 
-export function makeHandler(deps: OutboundDeps) {
-  const clock = deps.clock ?? (() => new Date());
-  const pace = (channel: OtpChannel) => deps.pacers?.[channel]?.take() ?? Promise.resolve();
+/**
+ * What becomes of a message that failed: put back (a decision's quiet period, a claim
+ * another consumer holds, a provider's rate limit) without spending a receive, or failed
+ * with a retry delay that doubles with each receive, and logged by what an operator must do.
+ * Answers the put-back result, or throws the error for the batch to report the record failed.
+ */
+function makeFailureHandling(deps: OutboundDeps) {
   const throttle = deps.throttle ?? { baseSeconds: 1, maxAttempts: 10 };
-  const sendDecisionNotice =
-    deps.decisions && makeDecisionNoticeSender(deps.decisions, { deliveries: deps.deliveries, pace, clock });
-  /** Best effort after a send the provider accepted: a failure here must not make the message retry (and send again). */
-  const afterAccepted = async (what: string, fields: Record<string, unknown>, write: () => Promise<unknown>) => {
-    try {
-      await write();
-    } catch (error) {
-      logger.error(`Could not record ${what} after the send`, { ...fields, ...failureFields(error) });
-    }
-  };
-
-  const deliver = async (message: OutboundMessage): Promise<DeliveryResult> => {
-    const { kind, applicationId } = message;
-    const application = await deps.applications.get(applicationId);
-    if (!application) {
-      // Erased (or never stored): there is nobody to notify and nothing to forward.
-      logger.info('Application not found; nothing to send', { kind, applicationId });
-      return { kind, skipped: 'application-not-found' };
-    }
-    if (message.kind === 'decision') {
-      if (!sendDecisionNotice)
-        throw new DecisionNotConfiguredError('Decision notices are not wired into this consumer');
-      return sendDecisionNotice(message, application);
-    }
-    if (kind === 'welcome') {
-      const welcome = welcomeSchema.parse(application);
-      const phone = welcome.phone_number;
-      const language = welcome.language ?? welcome.consent?.language ?? 'en';
-      const tier = deps.whatsappTier;
-      if (tier && tier.limit > 0 && (await tier.recipients.count(clock())) >= tier.limit) {
-        if (!(await tier.recipients.isRecent(phone, clock()))) {
-          logger.info('Welcome skipped: the WhatsApp tier is full', { applicationId });
-          countBy('OutboundSkipped', 'kind', 'welcome-tier-full');
-          return { kind, skipped: 'whatsapp-tier-full' };
-        }
-      }
-      await pace('whatsapp');
-      let messageId: string;
-      try {
-        messageId = await (await deps.gateway()).sendWelcome(phone, language);
-      } catch (error) {
-        // No WhatsApp on the number: retrying cannot help, and the queue would only fill its dead letters.
-        if (whatsAppRefusal(error) !== 'undeliverable') throw error;
-        logger.info('Welcome skipped: WhatsApp cannot deliver to this number', { applicationId });
-        countBy('OutboundSkipped', 'kind', 'welcome-undeliverable');
-        return { kind, skipped: 'whatsapp-undeliverable' };
-      }
-      await afterAccepted('the recipient count', { applicationId, kind }, async () =>
-        tier?.recipients.record(phone, clock()),
-      );
-      await afterAccepted('the accepted message', { applicationId, kind }, async () =>
-        deps.deliveries?.recordAccepted(
-          { channel: 'whatsapp', messageId },
-          { purpose: 'welcome', applicationId },
-          clock(),
-        ),
-      );
-      countBy('MessageAccepted', 'channel', 'whatsapp');
-      logger.info('Welcome message sent', { applicationId, phone: maskPhone(phone) });
-      return { kind, messageId };
-    }
-    const payload = applicationWebhookPayload(application);
-    const { status } = await (await deps.webhook()).deliver(payload);
-    logger.info('Webhook delivered', { applicationId, httpStatus: status });
-    return { kind: 'webhook', status };
-  };
-
-  const config = new IdempotencyConfig({ expiresAfterSeconds: IDEMPOTENCY_EXPIRY_SECONDS });
-  // The payload hashed is the message itself ({kind, applicationId}, and a decision's
-  // decision and changedAt). A second delivery finds the completed record and returns
-  // its result without sending; one that arrives while the first is still running fails
-  // with IdempotencyAlreadyInProgressError and is retried later. A failed send (and a
-  // put-back) deletes the in-progress record, so the retry (or the copy) sends.
-  const deliverOnce = makeIdempotent(deliver, {
-    persistenceStore: deps.persistenceStore,
-    config,
-    // Stable across function renames (the default prefix is the function's name).
-    keyPrefix: 'outbound',
-  });
-
   const delayRetry = async (record: SQSRecord): Promise<void> => {
     if (deps.retryBaseSeconds <= 0) return;
     const seconds = retryDelaySeconds(deps.retryBaseSeconds, Number(record.attributes.ApproximateReceiveCount));
@@ -322,6 +197,117 @@ export function makeHandler(deps: OutboundDeps) {
     }
   };
 
+  return async (record: SQSRecord, message: OutboundMessage | undefined, error: unknown): Promise<DeliveryResult> => {
+    const attempt = throttleAttemptOf(record);
+    if (message && error instanceof PutBack) {
+      // A decision waits out its quiet period (SQS delays at most 15 minutes), or another consumer is sending it.
+      if (await putBack(message, error.delaySeconds, attempt)) {
+        logger.info('Message put back', {
+          kind: message.kind,
+          applicationId: message.applicationId,
+          reason: error.reason,
+          delaySeconds: error.delaySeconds,
+        });
+        return { kind: message.kind, requeued: error.reason, delaySeconds: error.delaySeconds };
+      }
+    } else if (message && isRateLimited(error) && attempt < throttle.maxAttempts) {
+      const delaySeconds = throttleDelaySeconds(throttle.baseSeconds, attempt + 1, throttle.random);
+      if (await putBack(message, delaySeconds, attempt + 1)) {
+        countBy('OutboundThrottled', 'kind', message.kind);
+        logger.warn('Provider rate limit: message put back without spending a retry', {
+          kind: message.kind,
+          applicationId: message.applicationId,
+          throttleAttempt: attempt + 1,
+          delaySeconds,
+          ...failureFields(error),
+        });
+        return { kind: message.kind, requeued: 'throttled', delaySeconds };
+      }
+    }
+    const receiveCount = Number(record.attributes.ApproximateReceiveCount);
+    // SQS moves the message to the dead-letter queue instead of receiving it again.
+    const deadLettered = receiveCount >= deps.maxReceiveCount;
+    const fields = {
+      messageId: record.messageId,
+      receiveCount,
+      deadLettered,
+      ...(message && { kind: message.kind, applicationId: message.applicationId }),
+      ...failureFields(error),
+    };
+    if (error instanceof WebhookError && error.failure === 'not-configured') {
+      logger.error(
+        'Webhook URL is not configured (webhookUrl in the provider secret): the message is kept for retry and then in the dead-letter queue',
+        fields,
+      );
+    } else if (error instanceof DecisionNotConfiguredError) {
+      logger.error(
+        'Decision notices are on but no template fits the stage’s channels (WHATSAPP_DECISION_TEMPLATES, SMS_TEMPLATES approved/rejected): the message is kept for retry and then in the dead-letter queue',
+        fields,
+      );
+    } else {
+      logger.warn(
+        'Outbound message not delivered: retried, and kept in the dead-letter queue after the last receive',
+        fields,
+      );
+    }
+    const kind = message?.kind ?? 'unreadable';
+    countBy('OutboundFailed', 'kind', kind);
+    countBy(deadLettered ? 'OutboundDeadLettered' : 'OutboundRetried', 'kind', kind);
+    await delayRetry(record);
+    throw error;
+  };
+}
+
+export function makeHandler(deps: OutboundDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  const pace = (channel: OtpChannel) => deps.pacers?.[channel]?.take() ?? Promise.resolve();
+  const sendDecisionNotice =
+    deps.decisions && makeDecisionNoticeSender(deps.decisions, { deliveries: deps.deliveries, pace, clock });
+  /** Best effort after a send the provider accepted: a failure here must not make the message retry (and send again). */
+  const afterAccepted = async (what: string, fields: Record<string, unknown>, write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (error) {
+      logger.error(`Could not record ${what} after the send`, { ...fields, ...failureFields(error) });
+    }
+  };
+
+  const sendWelcome = makeWelcomeSender(deps, { pace: () => pace('whatsapp'), clock, afterAccepted });
+
+  const deliver = async (message: OutboundMessage): Promise<DeliveryResult> => {
+    const { kind, applicationId } = message;
+    const application = await deps.applications.get(applicationId);
+    if (!application) {
+      // Erased (or never stored): there is nobody to notify and nothing to forward.
+      logger.info('Application not found; nothing to send', { kind, applicationId });
+      return { kind, skipped: 'application-not-found' };
+    }
+    if (message.kind === 'decision') {
+      if (!sendDecisionNotice)
+        throw new DecisionNotConfiguredError('Decision notices are not wired into this consumer');
+      return sendDecisionNotice(message, application);
+    }
+    if (kind === 'welcome') return sendWelcome(applicationId, application);
+    const payload = applicationWebhookPayload(application);
+    const { status } = await (await deps.webhook()).deliver(payload);
+    logger.info('Webhook delivered', { applicationId, httpStatus: status });
+    return { kind: 'webhook', status };
+  };
+
+  const config = new IdempotencyConfig({ expiresAfterSeconds: IDEMPOTENCY_EXPIRY_SECONDS });
+  // The payload hashed is the message itself ({kind, applicationId}, and a decision's
+  // decision and changedAt). A second delivery finds the completed record and returns
+  // its result without sending; one that arrives while the first is still running fails
+  // with IdempotencyAlreadyInProgressError and is retried later. A failed send (and a
+  // put-back) deletes the in-progress record, so the retry (or the copy) sends.
+  const deliverOnce = makeIdempotent(deliver, {
+    persistenceStore: deps.persistenceStore,
+    config,
+    // Stable across function renames (the default prefix is the function's name).
+    keyPrefix: 'outbound',
+  });
+
+  const onFailure = makeFailureHandling(deps);
   const processRecord = async (record: SQSRecord): Promise<DeliveryResult> => {
     let message: OutboundMessage | undefined;
     try {
@@ -330,63 +316,7 @@ export function makeHandler(deps: OutboundDeps) {
       countBy('OutboundDelivered', 'kind', message.kind);
       return result;
     } catch (error) {
-      const attempt = throttleAttemptOf(record);
-      if (message && error instanceof PutBack) {
-        // A decision waits out its quiet period (SQS delays at most 15 minutes), or another consumer is sending it.
-        if (await putBack(message, error.delaySeconds, attempt)) {
-          logger.info('Message put back', {
-            kind: message.kind,
-            applicationId: message.applicationId,
-            reason: error.reason,
-            delaySeconds: error.delaySeconds,
-          });
-          return { kind: message.kind, requeued: error.reason, delaySeconds: error.delaySeconds };
-        }
-      } else if (message && isRateLimited(error) && attempt < throttle.maxAttempts) {
-        const delaySeconds = throttleDelaySeconds(throttle.baseSeconds, attempt + 1, throttle.random);
-        if (await putBack(message, delaySeconds, attempt + 1)) {
-          countBy('OutboundThrottled', 'kind', message.kind);
-          logger.warn('Provider rate limit: message put back without spending a retry', {
-            kind: message.kind,
-            applicationId: message.applicationId,
-            throttleAttempt: attempt + 1,
-            delaySeconds,
-            ...failureFields(error),
-          });
-          return { kind: message.kind, requeued: 'throttled', delaySeconds };
-        }
-      }
-      const receiveCount = Number(record.attributes.ApproximateReceiveCount);
-      // SQS moves the message to the dead-letter queue instead of receiving it again.
-      const deadLettered = receiveCount >= deps.maxReceiveCount;
-      const fields = {
-        messageId: record.messageId,
-        receiveCount,
-        deadLettered,
-        ...(message && { kind: message.kind, applicationId: message.applicationId }),
-        ...failureFields(error),
-      };
-      if (error instanceof WebhookError && error.failure === 'not-configured') {
-        logger.error(
-          'Webhook URL is not configured (webhookUrl in the provider secret): the message is kept for retry and then in the dead-letter queue',
-          fields,
-        );
-      } else if (error instanceof DecisionNotConfiguredError) {
-        logger.error(
-          'Decision notices are on but no template fits the stage’s channels (WHATSAPP_DECISION_TEMPLATES, SMS_TEMPLATES approved/rejected): the message is kept for retry and then in the dead-letter queue',
-          fields,
-        );
-      } else {
-        logger.warn(
-          'Outbound message not delivered: retried, and kept in the dead-letter queue after the last receive',
-          fields,
-        );
-      }
-      const kind = message?.kind ?? 'unreadable';
-      countBy('OutboundFailed', 'kind', kind);
-      countBy(deadLettered ? 'OutboundDeadLettered' : 'OutboundRetried', 'kind', kind);
-      await delayRetry(record);
-      throw error;
+      return onFailure(record, message, error);
     }
   };
 
@@ -401,69 +331,71 @@ export function makeHandler(deps: OutboundDeps) {
   };
 }
 
-const runtime = publicFlowRuntime();
-const applicationRepository = makeApplicationRepository(runtime.db, tableName('applications'));
-const consumerEnv = parseEnv(outboundConsumerEnvSchema);
-const sqsClient = makeSqsClient(runtime.env);
-/**
- * Each container's share of a channel's rate. The event source runs at most
- * OUTBOUND_MAX_CONCURRENCY containers at once, each handling one batch at a time, so
- * with 1/maxConcurrency each the function as a whole stays under
- * WHATSAPP_MESSAGES_PER_SECOND (Meta's 80/s per number by default) and
- * SMS_MESSAGES_PER_SECOND (the account's quota). 90 % of it, and sends spaced evenly (no
- * burst): requests spaced exactly at the limit arrive a little bunched, and a provider
- * counts over any one second. The OTP sends of the public flow share the same number and
- * account: a stage that expects both at their peak at once sets these rates lower.
- */
-const share = (perSecond: number) => (0.9 * perSecond) / consumerEnv.OUTBOUND_MAX_CONCURRENCY;
-const pacer = (perSecond: number) => makePacer(share(perSecond), { burst: 1 });
-export const handler = makeHandler({
-  applications: {
-    get: (id) => applicationRepository.get(id, { consistent: true }),
-  },
-  gateway: runtime.gateway,
-  decisions: {
-    settings: {
-      channels: runtime.env.OTP_CHANNELS,
-      quietSeconds: runtime.env.DECISION_QUIET_SECONDS,
-      whatsappTemplates: runtime.env.WHATSAPP_DECISION_TEMPLATES || undefined,
-      smsTemplates: runtime.env.SMS_TEMPLATES || undefined,
+export const handler = wiredOnFirstCall(() => {
+  const runtime = publicFlowRuntime();
+  const applicationRepository = makeApplicationRepository(runtime.db, tableName('applications'));
+  const consumerEnv = parseEnv(outboundConsumerEnvSchema);
+  const sqsClient = makeSqsClient(runtime.env);
+  /**
+   * Each container's share of a channel's rate. The event source runs at most
+   * OUTBOUND_MAX_CONCURRENCY containers at once, each handling one batch at a time, so
+   * with 1/maxConcurrency each the function as a whole stays under
+   * WHATSAPP_MESSAGES_PER_SECOND (Meta's 80/s per number by default) and
+   * SMS_MESSAGES_PER_SECOND (the account's quota). 90 % of it, and sends spaced evenly (no
+   * burst): requests spaced exactly at the limit arrive a little bunched, and a provider
+   * counts over any one second. The OTP sends of the public flow share the same number and
+   * account: a stage that expects both at their peak at once sets these rates lower.
+   */
+  const share = (perSecond: number) => (0.9 * perSecond) / consumerEnv.OUTBOUND_MAX_CONCURRENCY;
+  const pacer = (perSecond: number) => makePacer(share(perSecond), { burst: 1 });
+  return makeHandler({
+    applications: {
+      get: (id) => applicationRepository.get(id, { consistent: true }),
     },
-    whatsapp: runtime.gateway,
-    sms: runtime.sms,
-    notices: makeDecisionNoticeStore(runtime.db, tableName('deliveries')),
-    recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
-  },
-  whatsappTier: { limit: runtime.env.WHATSAPP_TIER_UNIQUE_PER_24H, recipients: runtime.recipients() },
-  deliveries: { recordAccepted: (ref, meta, now) => runtime.deliveries().recordAccepted(ref, meta, now) },
-  queue: makeSqsOutboundQueue(sqsClient, runtime.env.OUTBOUND_QUEUE_URL),
-  pacers: {
-    whatsapp: pacer(runtime.env.WHATSAPP_MESSAGES_PER_SECOND),
-    sms: pacer(runtime.env.SMS_MESSAGES_PER_SECOND),
-  },
-  throttle: {
-    baseSeconds: consumerEnv.OUTBOUND_THROTTLE_BASE_SECONDS,
-    maxAttempts: consumerEnv.OUTBOUND_THROTTLE_MAX_ATTEMPTS,
-  },
-  clock: systemClock(),
-  webhook: async () => {
-    const secrets = await runtime.secrets.provider();
-    return makeWebhookClient({
-      url: secrets.webhookUrl,
-      username: secrets.webhookUsername,
-      password: secrets.webhookPassword,
-      timeoutMs: runtime.env.WEBHOOK_TIMEOUT_MS,
-    });
-  },
-  persistenceStore: new DynamoDBPersistenceLayer({
-    tableName: tableName('idempotency'),
-    awsSdkV3Client: makeDynamoClient(runtime.env),
-  }),
-  visibility: makeSqsVisibility(
-    sqsClient,
-    // Locally the queue's ARN names the queue; the SQS endpoint is where the producer sends.
-    runtime.env.APP_MODE === 'local' ? new URL(runtime.env.OUTBOUND_QUEUE_URL).origin : undefined,
-  ),
-  retryBaseSeconds: consumerEnv.OUTBOUND_RETRY_BASE_SECONDS,
-  maxReceiveCount: consumerEnv.OUTBOUND_MAX_RECEIVE_COUNT,
+    gateway: runtime.gateway,
+    decisions: {
+      settings: {
+        channels: runtime.env.OTP_CHANNELS,
+        quietSeconds: runtime.env.DECISION_QUIET_SECONDS,
+        whatsappTemplates: runtime.env.WHATSAPP_DECISION_TEMPLATES || undefined,
+        smsTemplates: runtime.env.SMS_TEMPLATES || undefined,
+      },
+      whatsapp: runtime.gateway,
+      sms: runtime.sms,
+      notices: makeDecisionNoticeStore(runtime.db, tableName('deliveries')),
+      recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
+    },
+    whatsappTier: { limit: runtime.env.WHATSAPP_TIER_UNIQUE_PER_24H, recipients: runtime.recipients() },
+    deliveries: { recordAccepted: (ref, meta, now) => runtime.deliveries().recordAccepted(ref, meta, now) },
+    queue: makeSqsOutboundQueue(sqsClient, runtime.env.OUTBOUND_QUEUE_URL),
+    pacers: {
+      whatsapp: pacer(runtime.env.WHATSAPP_MESSAGES_PER_SECOND),
+      sms: pacer(runtime.env.SMS_MESSAGES_PER_SECOND),
+    },
+    throttle: {
+      baseSeconds: consumerEnv.OUTBOUND_THROTTLE_BASE_SECONDS,
+      maxAttempts: consumerEnv.OUTBOUND_THROTTLE_MAX_ATTEMPTS,
+    },
+    clock: systemClock(),
+    webhook: async () => {
+      const secrets = await runtime.secrets.provider();
+      return makeWebhookClient({
+        url: secrets.webhookUrl,
+        username: secrets.webhookUsername,
+        password: secrets.webhookPassword,
+        timeoutMs: runtime.env.WEBHOOK_TIMEOUT_MS,
+      });
+    },
+    persistenceStore: new DynamoDBPersistenceLayer({
+      tableName: tableName('idempotency'),
+      awsSdkV3Client: makeDynamoClient(runtime.env),
+    }),
+    visibility: makeSqsVisibility(
+      sqsClient,
+      // Locally the queue's ARN names the queue; the SQS endpoint is where the producer sends.
+      runtime.env.APP_MODE === 'local' ? new URL(runtime.env.OUTBOUND_QUEUE_URL).origin : undefined,
+    ),
+    retryBaseSeconds: consumerEnv.OUTBOUND_RETRY_BASE_SECONDS,
+    maxReceiveCount: consumerEnv.OUTBOUND_MAX_RECEIVE_COUNT,
+  });
 });

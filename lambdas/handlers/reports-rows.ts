@@ -7,12 +7,12 @@ import { type ApplicationRows, makeApplicationRows } from '../adapters/applicati
 import type { ReadAudit } from '../adapters/read-audit';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { systemClock } from '../lib/clock';
-import { makeDocumentClient } from '../lib/dynamo';
-import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { AppError, httpHandler, json, parseQuery } from '../lib/http';
 import { readAuditFromEnv } from '../lib/read-audit-runtime';
 import { reportTotal } from '../lib/rollups-report';
 import { requireStaff } from '../lib/staff';
+import { dbRuntime } from '../lib/db-runtime';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 export interface ReportsRowsDeps {
   readonly rows: ApplicationRows;
@@ -43,7 +43,10 @@ export function makeHandler({ rows, rollups, clock, audit }: ReportsRowsDeps) {
       resumed?.total ?? reportTotal(rollups, filters, clock()),
       rows.page(filters, limit, resumed?.after),
     ]);
-    await audit.record({ actor: staff, scope: { screen: 'reports', filters }, rows: page.items.length, ...(exportId && { exportId }) }, clock());
+    await audit.record(
+      { actor: staff, scope: { screen: 'reports', filters }, rows: page.items.length, ...(exportId && { exportId }) },
+      clock(),
+    );
     const body: ReportRowsResponse = {
       items: page.items,
       total,
@@ -53,11 +56,12 @@ export function makeHandler({ rows, rollups, clock, audit }: ReportsRowsDeps) {
   });
 }
 
-const env = parseEnv(baseEnvSchema);
-const db = makeDocumentClient(env);
-export const handler = makeHandler({
-  rows: makeApplicationRows(db, tableName('applications')),
-  rollups: makeRollupsReader(db, tableName('rollups')),
-  clock: systemClock(),
-  audit: readAuditFromEnv(db),
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('applications', 'rollups');
+  return makeHandler({
+    rows: makeApplicationRows(db, tables.applications),
+    rollups: makeRollupsReader(db, tables.rollups),
+    clock: systemClock(),
+    audit: readAuditFromEnv(db),
+  });
 });

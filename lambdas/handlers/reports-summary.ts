@@ -3,12 +3,12 @@ import { reportFiltersSchema } from '../../rules/report';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { type CapacityMeter, type DynamoUsage, meterCapacity } from '../lib/capacity-meter';
 import { systemClock } from '../lib/clock';
-import { makeDocumentClient } from '../lib/dynamo';
-import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { httpHandler, json, parseQuery } from '../lib/http';
 import { logger } from '../lib/logger';
 import { reportSummary } from '../lib/rollups-report';
 import { requireStaff } from '../lib/staff';
+import { dbRuntime } from '../lib/db-runtime';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 /** What one report cost: DynamoDB reads and time in the handler. */
 export interface ReportCost extends DynamoUsage {
@@ -44,10 +44,11 @@ export function makeHandler({ rollups, clock, meter, onCost }: ReportsSummaryDep
   });
 }
 
-const env = parseEnv(baseEnvSchema);
-const db = makeDocumentClient(env);
-export const handler = makeHandler({
-  rollups: makeRollupsReader(db, tableName('rollups')),
-  clock: systemClock(),
-  meter: meterCapacity(db),
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('rollups');
+  return makeHandler({
+    rollups: makeRollupsReader(db, tables.rollups),
+    clock: systemClock(),
+    meter: meterCapacity(db),
+  });
 });

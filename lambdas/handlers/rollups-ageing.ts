@@ -5,6 +5,7 @@ import { makeDocumentClient } from '../lib/dynamo';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { logger } from '../lib/logger';
 import { ageingStore, type AgeingStore, ageRollups } from '../lib/rollups-ageing';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 // Daily at 00:00 IST (EventBridge schedule; a timer in the local stack): moves the
 // applications whose birthday crossed an age bucket boundary since the last run.
@@ -28,9 +29,11 @@ export function makeHandler({ rollups, clock, fenceMs }: AgeingDeps) {
   };
 }
 
-const env = parseEnv(ageingEnvSchema);
-export const handler = makeHandler({
-  rollups: ageingStore(makeDocumentClient(env), tableName('rollups')),
-  clock: systemClock(),
-  fenceMs: env.ROLLUPS_FENCE_SECONDS * 1000,
+export const handler = wiredOnFirstCall(() => {
+  const env = parseEnv(ageingEnvSchema);
+  return makeHandler({
+    rollups: ageingStore(makeDocumentClient(env), tableName('rollups')),
+    clock: systemClock(),
+    fenceMs: env.ROLLUPS_FENCE_SECONDS * 1000,
+  });
 });

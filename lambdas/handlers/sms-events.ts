@@ -2,10 +2,10 @@ import type { Context, SNSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { type DeliveryStore, makeDeliveryStore } from '../adapters/deliveries';
 import { systemClock } from '../lib/clock';
-import { makeDocumentClient } from '../lib/dynamo';
-import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
+import { dbRuntime } from '../lib/db-runtime';
 import { logger } from '../lib/logger';
 import { countBy, flushMetrics } from '../lib/metrics';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 // SMS delivery events (docs/MESSAGING.md, "SMS events"): the stage's configuration set
 // sends each event of AWS End User Messaging SMS to an SNS topic, one event JSON per SNS
@@ -115,8 +115,7 @@ export function makeHandler(deps: SmsEventsDeps) {
   };
 }
 
-const env = parseEnv(baseEnvSchema);
-export const handler = makeHandler({
-  deliveries: makeDeliveryStore(makeDocumentClient(env), tableName('deliveries'), systemClock()),
-  clock: systemClock(),
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('deliveries');
+  return makeHandler({ deliveries: makeDeliveryStore(db, tables.deliveries, systemClock()), clock: systemClock() });
 });

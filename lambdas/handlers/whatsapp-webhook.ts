@@ -3,12 +3,13 @@ import * as z from 'zod';
 import { type DeliveryStore, makeDeliveryStore, type StatusChange } from '../adapters/deliveries';
 import { makeSecretsLoader, secretsEnvSchema } from '../adapters/secrets';
 import { systemClock } from '../lib/clock';
-import { makeDocumentClient } from '../lib/dynamo';
-import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
+import { dbRuntime } from '../lib/db-runtime';
+import { parseEnv } from '../lib/env';
 import { AppError, httpHandler, json } from '../lib/http';
 import { logger } from '../lib/logger';
 import { countBy } from '../lib/metrics';
 import { sameSecret, validMetaSignature } from '../lib/webhook-signature';
+import { wiredOnFirstCall } from '../lib/wiring';
 
 // Meta's webhook for the WhatsApp Cloud API (docs/MESSAGING.md, "WhatsApp webhook"): the
 // subscription challenge (GET) and the signed status callbacks (POST). Nothing is read
@@ -157,12 +158,13 @@ export function makeHandler(deps: WhatsAppWebhookDeps) {
   );
 }
 
-const env = parseEnv(baseEnvSchema);
-const db = makeDocumentClient(env);
-let deliveries: DeliveryStore | undefined;
-export const handler = makeHandler({
-  // Read when a POST needs it: the same module answers the GET challenge.
-  deliveries: () => (deliveries ??= makeDeliveryStore(db, tableName('deliveries'), systemClock())),
-  secrets: makeSecretsLoader(parseEnv(secretsEnvSchema)).provider,
-  clock: systemClock(),
+export const handler = wiredOnFirstCall(() => {
+  const { db, tables } = dbRuntime('deliveries');
+  let deliveries: DeliveryStore | undefined;
+  return makeHandler({
+    // Built when a POST needs it: the same function answers the GET challenge.
+    deliveries: () => (deliveries ??= makeDeliveryStore(db, tables.deliveries, systemClock())),
+    secrets: makeSecretsLoader(parseEnv(secretsEnvSchema)).provider,
+    clock: systemClock(),
+  });
 });

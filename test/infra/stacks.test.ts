@@ -377,6 +377,36 @@ describe('functions', () => {
     }
   });
 
+  it('wires every function from exactly the environment its template gives it, and only the tables it is granted', async () => {
+    // A deployed function's variables, with each reference (table, secret, queue) as a stand-in string.
+    const standIn = (name: string, value: unknown) => (typeof value === 'string' ? value : `resolved-${name}`);
+    const handlerNames = [
+      ...new Set(routes.map((r) => r.handler)),
+      ...Object.values(backgroundFunctions).map((f) => f.handler),
+    ];
+    for (const handler of handlerNames) {
+      const [id, fn] = functionByHandler(handler);
+      const variables = (fn.Properties.Environment as { Variables: Json }).Variables;
+      const deployed = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, standIn(k, v)]));
+      const module = (await import(`../../lambdas/handlers/${handler}.ts`)) as { handler: { wire: () => void } };
+      const saved = process.env;
+      process.env = { ...deployed, AWS_REGION: config.region, AWS_LAMBDA_FUNCTION_NAME: id };
+      try {
+        expect(() => module.handler.wire(), id).not.toThrow();
+      } finally {
+        process.env = saved;
+      }
+      // The grants are the whole of what it may name: no other table's variable is there to read.
+      const tableVars: string[] = Object.values(tables).map((t) => t.envVar);
+      const granted = Object.keys(deployed).filter((k) => tableVars.includes(k));
+      const expected = (
+        Object.values(backgroundFunctions).find((f) => f.handler === handler)?.tables ??
+        handlerTableGrants(routes, handler)
+      ).map((g) => tables[g.table].envVar);
+      expect(granted.sort(), id).toEqual([...expected].sort());
+    }
+  });
+
   it('names table indexes one by one, never <table>/index/*', () => {
     expect(JSON.stringify(ofType(appTemplate, 'AWS::IAM::Policy'))).not.toContain('/index/*');
   });
