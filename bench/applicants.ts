@@ -2,6 +2,7 @@
 // the counts made of what the stack stored once the run is over.
 import { request } from 'node:http';
 import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { applicationKeyPrefix } from '../lambdas/adapters/application-items';
 
 export interface Answer {
   readonly status: number;
@@ -63,7 +64,7 @@ export async function scanApplications(db: DynamoDBDocumentClient, table: string
       new ScanCommand({
         TableName: table,
         FilterExpression: 'begins_with(pk, :app)',
-        ExpressionAttributeValues: { ':app': 'APP#' },
+        ExpressionAttributeValues: { ':app': applicationKeyPrefix },
         ProjectionExpression: 'id, phone_number',
         ExclusiveStartKey: start,
       }),

@@ -44,6 +44,11 @@ export function localTableNames(prefix: string): TableNames {
   ) as TableNames;
 }
 
+/** The variables a Lambda module reads to reach these tables, as the stack sets them in AWS. */
+export function tableEnv(names: Readonly<Partial<Record<TableKey, string>>>): Record<string, string> {
+  return Object.fromEntries((Object.keys(tables) as TableKey[]).map((key) => [tables[key].envVar, names[key] ?? '']));
+}
+
 function createTableInput(def: TableDefinition, tableName: string): CreateTableCommandInput {
   const attributes = new Map<string, 'S' | 'N'>();
   const keys = [def.partitionKey, def.sortKey, ...def.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { routes } from '../lib/api-routes';
 import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions';
 import { requestDeadlineMs } from '../lambdas/lib/time-budget';
-import { tables, type TableKey } from '../contracts/table-definitions';
 import { loadStageConfig } from '../lib/stages';
 import { IST_OFFSET_MS } from '../rules/ist';
 import type { RuntimeConfig } from '../rules/runtime-config';
@@ -16,7 +15,7 @@ import { captchaShimScript, startCaptchaStandIn } from './captcha';
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
 import { localSecrets, localSms, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
-import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, type TableNames } from './dynamodb';
+import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, tableEnv, type TableNames } from './dynamodb';
 import { readJson } from './http-util';
 import { outboxEntries, renderOutbox } from './outbox-page';
 import { freePort } from './ports';
@@ -128,7 +127,7 @@ function functionEnvironment(parts: {
     // One local consumer (the queue hands it one batch at a time): it has each channel's whole rate.
     OUTBOUND_MAX_CONCURRENCY: '1',
   };
-  for (const key of Object.keys(tables) as TableKey[]) env[tables[key].envVar] = parts.tableNames[key];
+  Object.assign(env, tableEnv(parts.tableNames));
   return env;
 }
 
