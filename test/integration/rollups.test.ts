@@ -14,8 +14,6 @@ import {
 } from '../../rules/report';
 import { useLocalFunctionEnv } from '../support/env';
 import {
-  type BruteFilters,
-  bruteForceReport,
   changeFields,
   changeStatus,
   DISTRICTS,
@@ -30,6 +28,7 @@ import {
   shiftDay,
   STATUSES,
 } from '../support/rollups';
+import { type BruteFilters, bruteForceReport } from '../support/rollups-brute';
 import { testStaff } from '../support/staff';
 import { signIn } from '../support/tokens';
 
@@ -182,13 +181,11 @@ describe('report rollups fed by the applications stream', () => {
     ({ firstDay, lastDay } = generated);
     for (const item of generated.items) live.set(String(item.pk), item);
     // Guard items share the table and the stream: the consumer must ignore them.
-    const guards = generated.items
-      .slice(0, 1000)
-      .map((i) => ({
-        pk: `PHONE#${String(i.phone_number)}`,
-        application_id: String(i.pk).slice(4),
-        created_at: i.submitted_at,
-      }));
+    const guards = generated.items.slice(0, 1000).map((i) => ({
+      pk: `PHONE#${String(i.phone_number)}`,
+      application_id: String(i.pk).slice(4),
+      created_at: i.submitted_at,
+    }));
     await putAll(db, names.applications, [...generated.items, ...guards]);
 
     // After insert: staff change statuses (some twice), an import corrects fields, some are erased.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { staffRequest } from '../../../lib/staff-session';
 
 /** GET /api/admin/me: who the API sees, with the role it grants. */
-export const meResponseSchema = z.object({
+const meResponseSchema = z.object({
   email: z.string(),
   groups: z.array(z.string()),
   role: z.enum(['admin', 'viewer']),

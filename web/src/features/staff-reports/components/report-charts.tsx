@@ -80,7 +80,7 @@ function TextTable({ caption, head, rows }: { caption: string; head: [string, st
   );
 }
 
-export function ChartCard({
+function ChartCard({
   id,
   title,
   empty,
