@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { mobileProblem, sanitizeMobileInput } from '../../../../../rules/phone';
 import { requestOtp } from '../api/request-otp';
 import { useCaptcha } from '../hooks/use-captcha';

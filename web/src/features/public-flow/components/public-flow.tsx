@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { Spinner } from '../../../components/spinner';
 import { loadFormStrings } from '../../../i18n/i18n';
 import { emptyForm, fieldOrder, type FormValues } from '../utils/application-form-values';

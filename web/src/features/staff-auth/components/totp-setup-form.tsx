@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { useRuntimeConfig } from '../../../config';
 import type { SignInOutcome, TotpSetup } from '../api/sign-in';
 import { TotpForm } from './totp-form';
