@@ -163,6 +163,7 @@ function lambdaEnv(name: string, spec?: FunctionSpec): Record<string, string> {
     POWERTOOLS_SERVICE_NAME: 'membership',
     POWERTOOLS_LOG_LEVEL: 'INFO',
     NODE_OPTIONS: '--enable-source-maps',
+    POWERTOOLS_TRACE_ENABLED: 'true',
     // The SDK warns on Node 20 (Lambda runs 22, where it does not).
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };

@@ -135,3 +135,19 @@ export function makeSqsVisibility(client: SQSClient, origin?: string): MessageVi
     },
   };
 }
+
+/** SQS's ceiling for a visibility timeout. */
+export const MAX_VISIBILITY_SECONDS = 12 * 3600;
+
+/** The delay of a message put back after its `attempt`-th rate-limit refusal: base × 2^(n−1), at most 900 s, jittered down to half. */
+export function throttleDelaySeconds(baseSeconds: number, attempt: number, random: () => number = Math.random): number {
+  const n = Number.isFinite(attempt) && attempt >= 1 ? Math.floor(attempt) : 1;
+  const ceiling = Math.min(baseSeconds * 2 ** Math.min(n - 1, 20), MAX_DELAY_SECONDS);
+  return Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(ceiling / 2 + (random() * ceiling) / 2)));
+}
+
+/** The next delay of a message received `receiveCount` times: base × 2^(n−1), capped at 12 h. */
+export function retryDelaySeconds(baseSeconds: number, receiveCount: number): number {
+  const n = Number.isFinite(receiveCount) && receiveCount >= 1 ? Math.floor(receiveCount) : 1;
+  return Math.min(baseSeconds * 2 ** Math.min(n - 1, 30), MAX_VISIBILITY_SECONDS);
+}

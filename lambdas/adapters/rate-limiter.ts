@@ -95,7 +95,7 @@ export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): 
         }
         if (full) return refusal(full.retryAt, full.key);
 
-        const items = limits.map((limit) => writeOf(limit, logs.get(limit.key)));
+        const items = limits.map((limit) => limitWrite(tableName, limit, logs.get(limit.key), nowMs));
         let reasons: CancellationReason[];
         try {
           await db.send(new TransactWriteCommand({ TransactItems: items.map((i) => ({ Update: i.update })) }));
@@ -116,17 +116,7 @@ export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): 
           await sleep(conflictBackoffMs(attempt));
           continue;
         }
-        let retryAt = 0;
-        let key = '';
-        reasons.forEach((reason, index) => {
-          const item = items[index];
-          if (reason.Code !== 'ConditionalCheckFailed' || !item || item.limit.kind === 'sliding') return;
-          const at = item.retryAt(reason.Item ? { last_at: reason.Item.last_at?.N } : undefined);
-          if (at > retryAt) {
-            retryAt = at;
-            key = item.limit.key;
-          }
-        });
+        const { retryAt, key } = latestRetry(items, reasons);
         // Still conflicting after the tries, or cancelled for another reason: a short
         // cooldown, which is what the visitor's retry needs.
         if (retryAt === 0) return { allowed: false, retryAfterSeconds: 1, key: limits[0]?.key ?? '' };
@@ -144,66 +134,84 @@ export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): 
         const times = Array.isArray(Item?.times) ? Item.times.filter((t): t is number => typeof t === 'number') : [];
         return { times, version: typeof Item?.version === 'number' ? Item.version : undefined };
       }
-
-      function writeOf(limit: Limit, log: HitLog | undefined) {
-        if (limit.kind === 'cooldown') {
-          return {
-            limit,
-            retryAt: (item: Record<string, unknown> | undefined) =>
-              Number(item?.last_at ?? nowMs) + limit.seconds * 1000,
-            update: {
-              TableName: tableName,
-              Key: { pk: `cooldown#${limit.key}` },
-              UpdateExpression: 'SET last_at = :now, #ttl = :ttl',
-              ConditionExpression: 'attribute_not_exists(last_at) OR last_at <= :cutoff',
-              ExpressionAttributeNames: { '#ttl': 'ttl' },
-              ExpressionAttributeValues: {
-                ':now': nowMs,
-                ':cutoff': nowMs - limit.seconds * 1000,
-                ':ttl': Math.ceil(nowMs / 1000) + limit.seconds + 60,
-              },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-            },
-          };
-        }
-        if (limit.kind === 'sliding') {
-          const longest = Math.max(...limit.windows.map((w) => w.seconds));
-          const kept = (log?.times ?? []).filter((t) => t > nowMs - longest * 1000);
-          const version = log?.version;
-          return {
-            limit,
-            retryAt: () => nowMs + 1000,
-            update: {
-              TableName: tableName,
-              Key: { pk: `sliding#${limit.key}` },
-              UpdateExpression: 'SET times = :times, version = :next, #ttl = :ttl',
-              ConditionExpression: version === undefined ? 'attribute_not_exists(version)' : 'version = :version',
-              ExpressionAttributeNames: { '#ttl': 'ttl' },
-              ExpressionAttributeValues: {
-                ':times': [...kept, nowMs],
-                ':next': (version ?? 0) + 1,
-                ':ttl': Math.ceil(nowMs / 1000) + longest + 60,
-                ...(version !== undefined && { ':version': version }),
-              },
-            },
-          };
-        }
-        const windowMs = limit.seconds * 1000;
-        const windowEnd = (Math.floor(nowMs / windowMs) + 1) * windowMs;
-        return {
-          limit,
-          retryAt: () => windowEnd,
-          update: {
-            TableName: tableName,
-            Key: { pk: `window#${limit.key}#${Math.floor(nowMs / windowMs)}` },
-            UpdateExpression: 'ADD hits :one SET #ttl = :ttl',
-            ConditionExpression: 'attribute_not_exists(hits) OR hits < :max',
-            ExpressionAttributeNames: { '#ttl': 'ttl' },
-            ExpressionAttributeValues: { ':one': 1, ':max': limit.max, ':ttl': Math.ceil(windowEnd / 1000) + 60 },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-          },
-        };
-      }
     },
   };
 }
+
+/** A limit's conditional update at `nowMs`: it fails when the limit is already reached. */
+function limitWrite(tableName: string, limit: Limit, log: HitLog | undefined, nowMs: number) {
+  if (limit.kind === 'cooldown') {
+    return {
+      limit,
+      retryAt: (item: Record<string, unknown> | undefined) => Number(item?.last_at ?? nowMs) + limit.seconds * 1000,
+      update: {
+        TableName: tableName,
+        Key: { pk: `cooldown#${limit.key}` },
+        UpdateExpression: 'SET last_at = :now, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(last_at) OR last_at <= :cutoff',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':now': nowMs,
+          ':cutoff': nowMs - limit.seconds * 1000,
+          ':ttl': Math.ceil(nowMs / 1000) + limit.seconds + 60,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    };
+  }
+  if (limit.kind === 'sliding') {
+    const longest = Math.max(...limit.windows.map((w) => w.seconds));
+    const kept = (log?.times ?? []).filter((t) => t > nowMs - longest * 1000);
+    const version = log?.version;
+    return {
+      limit,
+      retryAt: () => nowMs + 1000,
+      update: {
+        TableName: tableName,
+        Key: { pk: `sliding#${limit.key}` },
+        UpdateExpression: 'SET times = :times, version = :next, #ttl = :ttl',
+        ConditionExpression: version === undefined ? 'attribute_not_exists(version)' : 'version = :version',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':times': [...kept, nowMs],
+          ':next': (version ?? 0) + 1,
+          ':ttl': Math.ceil(nowMs / 1000) + longest + 60,
+          ...(version !== undefined && { ':version': version }),
+        },
+      },
+    };
+  }
+  const windowMs = limit.seconds * 1000;
+  const windowEnd = (Math.floor(nowMs / windowMs) + 1) * windowMs;
+  return {
+    limit,
+    retryAt: () => windowEnd,
+    update: {
+      TableName: tableName,
+      Key: { pk: `window#${limit.key}#${Math.floor(nowMs / windowMs)}` },
+      UpdateExpression: 'ADD hits :one SET #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(hits) OR hits < :max',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':one': 1, ':max': limit.max, ':ttl': Math.ceil(windowEnd / 1000) + 60 },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    },
+  };
+}
+
+/** Of the limits a cancelled transaction found reached, the one that frees last (retryAt 0: none was). */
+function latestRetry(items: readonly LimitWrite[], reasons: readonly CancellationReason[]) {
+  let retryAt = 0;
+  let key = '';
+  reasons.forEach((reason, index) => {
+    const item = items[index];
+    if (reason.Code !== 'ConditionalCheckFailed' || !item || item.limit.kind === 'sliding') return;
+    const at = item.retryAt(reason.Item ? { last_at: reason.Item.last_at?.N } : undefined);
+    if (at > retryAt) {
+      retryAt = at;
+      key = item.limit.key;
+    }
+  });
+  return { retryAt, key };
+}
+
+type LimitWrite = ReturnType<typeof limitWrite>;

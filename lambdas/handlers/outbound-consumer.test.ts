@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localLambdaContext } from '../../local/queue';
 import type { DecisionNoticeStore, SentNotice } from '../adapters/decision-notices';
 import { toStoredItem } from '../adapters/application-items';
-import { queueUrlFromArn } from '../adapters/outbound-queue';
+import { queueUrlFromArn, retryDelaySeconds, throttleDelaySeconds } from '../adapters/outbound-queue';
 import type { WebhookPayload } from '../adapters/webhook';
 import { WebhookError } from '../adapters/webhook';
 import { WhatsAppError } from '../adapters/whatsapp';
@@ -114,10 +114,10 @@ function record(messageId: string, body: unknown, receiveCount = 1): SQSRecord {
 
 describe('retry delay', () => {
   it('doubles from the base with each receive and stops at 12 hours', () => {
-    expect([1, 2, 3, 4, 5].map((n) => consumer.retryDelaySeconds(60, n))).toEqual([60, 120, 240, 480, 960]);
-    expect(consumer.retryDelaySeconds(60, 11)).toBe(43_200);
-    expect(consumer.retryDelaySeconds(60, 10_000)).toBe(43_200);
-    expect(consumer.retryDelaySeconds(60, Number.NaN)).toBe(60);
+    expect([1, 2, 3, 4, 5].map((n) => retryDelaySeconds(60, n))).toEqual([60, 120, 240, 480, 960]);
+    expect(retryDelaySeconds(60, 11)).toBe(43_200);
+    expect(retryDelaySeconds(60, 10_000)).toBe(43_200);
+    expect(retryDelaySeconds(60, Number.NaN)).toBe(60);
   });
 
   it('finds the queue URL from the record ARN', () => {
@@ -398,8 +398,8 @@ describe('rate limits', () => {
   });
 
   it('keeps the delay within SQS’s 15 minutes and counts a refusal past the cap as an ordinary failure', async () => {
-    expect(consumer.throttleDelaySeconds(4, 30, () => 1)).toBe(900);
-    expect(consumer.throttleDelaySeconds(4, 1, () => 0)).toBe(2);
+    expect(throttleDelaySeconds(4, 30, () => 1)).toBe(900);
+    expect(throttleDelaySeconds(4, 1, () => 0)).toBe(2);
     const { run, requeued, delays } = decisionSetup({ whatsappFails: [throttled], maxAttempts: 3 });
     const result = await run(
       withAttempt(record('w', { kind: 'welcome', applicationId: 'app-1' }, 2), 3),

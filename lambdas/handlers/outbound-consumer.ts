@@ -9,6 +9,7 @@ import { makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore } from '../adapters/decision-notices';
 import {
   MAX_DELAY_SECONDS,
+  MAX_VISIBILITY_SECONDS,
   makeSqsClient,
   makeSqsOutboundQueue,
   makeSqsVisibility,
@@ -16,7 +17,9 @@ import {
   type OutboundMessage,
   outboundMessageSchema,
   type OutboundQueue,
+  retryDelaySeconds,
   THROTTLE_ATTEMPT_ATTRIBUTE,
+  throttleDelaySeconds,
 } from '../adapters/outbound-queue';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
 import { systemClock } from '../lib/clock';
@@ -36,6 +39,7 @@ import { countBy } from '../lib/metrics';
 import { makePacer, type Pacer } from '../lib/pacer';
 import { providerFailureFields } from '../lib/provider-failure';
 import { publicFlowRuntime } from '../lib/public-flow';
+import { traced } from '../lib/tracing';
 import { makeWelcomeSender, type WelcomeDeps, type WelcomeResult } from '../lib/welcome-sender';
 import { wiredOnFirstCall } from '../lib/wiring';
 
@@ -54,9 +58,6 @@ import { wiredOnFirstCall } from '../lib/wiring';
 
 /** Idempotency records outlive the queue's retention (4 days) and a redrive from the DLQ soon after. */
 export const IDEMPOTENCY_EXPIRY_SECONDS = 7 * 24 * 3600;
-/** SQS's ceiling for a visibility timeout. */
-export const MAX_VISIBILITY_SECONDS = 12 * 3600;
-
 export const outboundConsumerEnvSchema = z.object({
   /**
    * First retry delay; doubles with each receive. 0 leaves the delay to the queue's own
@@ -79,19 +80,6 @@ export const outboundConsumerEnvSchema = z.object({
   /** Rate-limit put-backs of one message before a refusal counts as an ordinary failure (and spends a receive). */
   OUTBOUND_THROTTLE_MAX_ATTEMPTS: z.coerce.number().int().min(0).max(100).default(10),
 });
-
-/** The delay of a message put back after its `attempt`-th rate-limit refusal: base × 2^(n−1), at most 900 s, jittered down to half. */
-export function throttleDelaySeconds(baseSeconds: number, attempt: number, random: () => number = Math.random): number {
-  const n = Number.isFinite(attempt) && attempt >= 1 ? Math.floor(attempt) : 1;
-  const ceiling = Math.min(baseSeconds * 2 ** Math.min(n - 1, 20), MAX_DELAY_SECONDS);
-  return Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(ceiling / 2 + (random() * ceiling) / 2)));
-}
-
-/** The next delay of a message received `receiveCount` times: base × 2^(n−1), capped at 12 h. */
-export function retryDelaySeconds(baseSeconds: number, receiveCount: number): number {
-  const n = Number.isFinite(receiveCount) && receiveCount >= 1 ? Math.floor(receiveCount) : 1;
-  return Math.min(baseSeconds * 2 ** Math.min(n - 1, 30), MAX_VISIBILITY_SECONDS);
-}
 
 export interface OutboundDeps extends WelcomeDeps {
   /** The stored application, read consistently: a message queued right after the write must find it. */
@@ -333,9 +321,10 @@ export function makeHandler(deps: OutboundDeps) {
 
 export const handler = wiredOnFirstCall(() => {
   const runtime = publicFlowRuntime();
+  traced(runtime.db); // the public flow's runtime, its calls traced here only (lambdas/lib/tracing.ts)
   const applicationRepository = makeApplicationRepository(runtime.db, tableName('applications'));
   const consumerEnv = parseEnv(outboundConsumerEnvSchema);
-  const sqsClient = makeSqsClient(runtime.env);
+  const sqsClient = traced(makeSqsClient(runtime.env));
   /**
    * Each container's share of a channel's rate. The event source runs at most
    * OUTBOUND_MAX_CONCURRENCY containers at once, each handling one batch at a time, so
@@ -388,7 +377,7 @@ export const handler = wiredOnFirstCall(() => {
     },
     persistenceStore: new DynamoDBPersistenceLayer({
       tableName: tableName('idempotency'),
-      awsSdkV3Client: makeDynamoClient(runtime.env),
+      awsSdkV3Client: traced(makeDynamoClient(runtime.env)),
     }),
     visibility: makeSqsVisibility(
       sqsClient,

@@ -78,6 +78,8 @@ export class ProjectFunction extends Construct {
       POWERTOOLS_SERVICE_NAME: 'membership',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       NODE_OPTIONS: '--enable-source-maps',
+      // Powertools Tracer (lambdas/lib/tracing.ts) follows the stage's tracing setting.
+      POWERTOOLS_TRACE_ENABLED: String(config.tracing),
       ...props.environment,
     };
     for (const grant of props.tables ?? []) environment[grant.definition.envVar] = grant.table.tableName;
@@ -98,9 +100,10 @@ export class ProjectFunction extends Construct {
       environment,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       // X-Ray active tracing: each invocation's segment (cold start, init, duration) at
-      // sampled cost. The handlers do not instrument their SDK clients, so downstream calls
-      // show as the function's time; the HTTP API in front has no X-Ray at all (only REST
-      // APIs do), which its access logs' requestId and latencies stand in for.
+      // sampled cost. The staff and background functions add a subsegment per SDK call
+      // (lambdas/lib/tracing.ts); the public ones do not, for their cold start. The HTTP
+      // API in front has no X-Ray at all (only REST APIs do), which its access logs'
+      // requestId and latencies stand in for.
       tracing: config.tracing ? lambda.Tracing.ACTIVE : undefined,
       bundling: {
         format: OutputFormat.ESM,
