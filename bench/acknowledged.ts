@@ -7,7 +7,7 @@ export interface AcknowledgedMiss {
   readonly why: string;
 }
 
-export const acknowledgedMisses: readonly AcknowledgedMiss[] = [
+const acknowledgedMisses: readonly AcknowledgedMiss[] = [
   {
     figures: /^lambda: .+ import$/,
     why:

@@ -2,6 +2,9 @@
 // the counts made of what the stack stored once the run is over.
 import { request } from 'node:http';
 import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { applicationKeyPrefix } from '../lambdas/adapters/application-items';
+import type { LocalQueue } from '../local/queue';
+import { say } from './figures';
 
 export interface Answer {
   readonly status: number;
@@ -63,7 +66,7 @@ export async function scanApplications(db: DynamoDBDocumentClient, table: string
       new ScanCommand({
         TableName: table,
         FilterExpression: 'begins_with(pk, :app)',
-        ExpressionAttributeValues: { ':app': 'APP#' },
+        ExpressionAttributeValues: { ':app': applicationKeyPrefix },
         ProjectionExpression: 'id, phone_number',
         ExclusiveStartKey: start,
       }),
@@ -72,6 +75,19 @@ export async function scanApplications(db: DynamoDBDocumentClient, table: string
     start = page.LastEvaluatedKey;
   } while (start);
   return items;
+}
+
+/** Waits for the outbound queue to drain; answers how many messages it still holds when it did not. */
+export async function drainOutbound(outbound: Pick<LocalQueue, 'drain' | 'stats'>, timeoutMs: number): Promise<number> {
+  say('waiting for the outbound queue to drain');
+  try {
+    await outbound.drain(timeoutMs);
+    return 0;
+  } catch (error) {
+    say((error as Error).message);
+    const { visible, inFlight } = outbound.stats();
+    return visible + inFlight;
+  }
 }
 
 /** How many values occur more than once, counting each extra occurrence. */

@@ -14,7 +14,6 @@ import { ensureTables, localTableNames, startDynamoDbLocal } from '../local/dyna
 import { freePort } from '../local/ports';
 import { localLambdaContext } from '../local/queue';
 import { startStreamPoller } from '../local/stream-poller';
-import { tables, type TableKey } from '../contracts/table-definitions';
 import { type RollupState } from '../lambdas/adapters/rollups-keys';
 import { makeRollupsReader } from '../lambdas/adapters/rollups-reader';
 import { meterCapacity } from '../lambdas/lib/capacity-meter';
@@ -24,6 +23,7 @@ import { reportSummarySchema } from '../rules/report';
 import { type DayCounters } from '../rules/report-counters';
 import { generateApplications, istDayOf, putAll, randomSource, shiftDay, staffEvent } from '../test/support/rollups';
 import { dumpGeneration } from '../test/support/rollups-dump';
+import { useBenchFunctionEnv } from './function-env';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -81,50 +81,46 @@ function table(rows: readonly Row[]): string {
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
-async function main(): Promise<number> {
+/**
+ * DynamoDB Local with the bench's tables, the functions' environment pointed at it, and
+ * the stream poller feeding the real stream consumer.
+ */
+async function startBench() {
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   const names = localTableNames('bench');
   await ensureTables(dynamo.client, names);
-  Object.assign(process.env, {
-    STAGE: 'bench',
-    APP_MODE: 'local',
-    AWS_REGION: 'ap-south-1',
-    DYNAMODB_ENDPOINT: dynamo.endpoint,
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
-    ...Object.fromEntries((Object.keys(tables) as TableKey[]).map((k) => [tables[k].envVar, names[k]])),
-  });
+  useBenchFunctionEnv(dynamo.endpoint, names);
   const db = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
   const store = rebuildStore(db, names.rollups);
   const stream = await import('../lambdas/handlers/applications-stream');
-  const summary = await import('../lambdas/handlers/reports-summary');
   const consumer = stream.makeHandler({ rollups: store, clock: () => new Date() });
   const poller = await startStreamPoller({
     endpoint: dynamo.endpoint,
     tableName: names.applications,
     handler: (e) => consumer(e),
   });
+  return { dynamo, names, db, store, poller };
+}
 
-  // The report handler on its own client, metered.
+type Bench = Awaited<ReturnType<typeof startBench>>;
+
+/** Measures the report (90 days to yesterday) as of now, or as of `at`, on its own metered client. */
+async function reportMeter({ dynamo, names }: Bench) {
+  const summary = await import('../lambdas/handlers/reports-summary');
   const reportDb = DynamoDBDocumentClient.from(dynamo.client);
   let lastCost: ReportCost | undefined;
-  const report = summary.makeHandler({
-    rollups: makeRollupsReader(reportDb, names.rollups),
-    clock: () => new Date(),
-    meter: meterCapacity(reportDb),
-    onCost: (cost) => (lastCost = cost),
-  });
-  const today = istDayOf(Date.now());
-  const yesterday = shiftDay(today, -1);
+  const handlerAt = (clock: () => Date) =>
+    summary.makeHandler({
+      rollups: makeRollupsReader(reportDb, names.rollups),
+      clock,
+      meter: meterCapacity(reportDb),
+      onCost: (cost) => (lastCost = cost),
+    });
+  const report = handlerAt(() => new Date());
+  const yesterday = shiftDay(istDayOf(Date.now()), -1);
   const query = { from: shiftDay(yesterday, -89), to: yesterday };
-  const measure = async (label: string, applications: number, at?: Date): Promise<Row> => {
-    const handler = at
-      ? summary.makeHandler({
-          rollups: makeRollupsReader(reportDb, names.rollups),
-          clock: () => at,
-          meter: meterCapacity(reportDb),
-          onCost: (cost) => (lastCost = cost),
-        })
-      : report;
+  return async (label: string, applications: number, at?: Date): Promise<Row> => {
+    const handler = at ? handlerAt(() => at) : report;
     const runs: Row[] = [];
     for (let i = 0; i < 6; i++) {
       const t0 = performance.now();
@@ -141,7 +137,33 @@ async function main(): Promise<number> {
     const sorted = [...runs].sort((a, b) => a.cost.ms - b.cost.ms);
     return sorted[Math.floor(sorted.length / 2)]!;
   };
+}
 
+/** Rebuilds the rollups from the table and compares them with what the stream built. */
+async function rebuildAndCompare({ db, names, store }: Bench) {
+  say('rebuilding the rollups from the table');
+  const before = (await store.getMeta())!;
+  const rebuilt = await rebuildRollups(
+    { store, db, applicationsTable: names.applications, clock: () => new Date() },
+    { keepPrevious: true },
+  );
+  say(`rebuild of ${rebuilt.scanned.toLocaleString('en-IN')} applications: ${(rebuilt.ms / 1000).toFixed(1)} s`);
+  const [streamBuilt, fromTable] = await Promise.all([
+    dumpGeneration(db, names.rollups, before.current).then(figures),
+    dumpGeneration(db, names.rollups, rebuilt.generation).then(figures),
+  ]);
+  const equal =
+    JSON.stringify(streamBuilt.days) === JSON.stringify(fromTable.days) &&
+    streamBuilt.totals === fromTable.totals &&
+    JSON.stringify(streamBuilt.states) === JSON.stringify(fromTable.states);
+  return { rebuilt, fromTable, equal };
+}
+
+async function main(): Promise<number> {
+  const bench = await startBench();
+  const { db, names, poller } = bench;
+  const measure = await reportMeter(bench);
+  const today = istDayOf(Date.now());
   const random = randomSource(42);
   const load = async (count: number, prefix: string) => {
     const { items } = generateApplications(random, count, DAYS, today, prefix);
@@ -164,22 +186,7 @@ async function main(): Promise<number> {
     await load(LARGE - SMALL, 'b');
     rows.push(await measure('job up to date', LARGE));
     rows.push(await measure('tomorrow, job not run: corrected on read', LARGE, tomorrow));
-
-    say('rebuilding the rollups from the table');
-    const before = (await store.getMeta())!;
-    const rebuilt = await rebuildRollups(
-      { store, db, applicationsTable: names.applications, clock: () => new Date() },
-      { keepPrevious: true },
-    );
-    say(`rebuild of ${rebuilt.scanned.toLocaleString('en-IN')} applications: ${(rebuilt.ms / 1000).toFixed(1)} s`);
-    const [streamBuilt, fromTable] = await Promise.all([
-      dumpGeneration(db, names.rollups, before.current).then(figures),
-      dumpGeneration(db, names.rollups, rebuilt.generation).then(figures),
-    ]);
-    const rebuildEqual =
-      JSON.stringify(streamBuilt.days) === JSON.stringify(fromTable.days) &&
-      streamBuilt.totals === fromTable.totals &&
-      JSON.stringify(streamBuilt.states) === JSON.stringify(fromTable.states);
+    const { rebuilt, fromTable, equal: rebuildEqual } = await rebuildAndCompare(bench);
 
     process.stdout.write(`\n${table(rows)}\n\n`);
     const [small, , large] = rows as [Row, Row, Row, Row];
@@ -199,7 +206,7 @@ async function main(): Promise<number> {
     return checks.every(([, ok]) => ok) ? 0 : 1;
   } finally {
     await poller.stop();
-    await dynamo.stop();
+    await bench.dynamo.stop();
   }
 }
 

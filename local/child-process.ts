@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { waitFor } from './ports';
 
 /** A stand-in running as a child process: its recent output, whether it died, and a clean stop. */
 export interface ManagedChild {
@@ -24,5 +25,37 @@ export function manageChild(child: ChildProcess): ManagedChild {
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
       }),
+  };
+}
+
+/** A stand-in served by a child process, reached through an SDK client. */
+export interface ServedChild<Client> {
+  readonly endpoint: string;
+  readonly client: Client;
+  stop(): Promise<void>;
+}
+
+/**
+ * Waits until the child answers `probe` (failing with its last output if it dies first),
+ * and stops client and child together.
+ */
+export async function whenServing<Client extends { destroy(): void }>(
+  what: string,
+  child: ManagedChild,
+  endpoint: string,
+  client: Client,
+  probe: (client: Client) => Promise<unknown>,
+): Promise<ServedChild<Client>> {
+  await waitFor(async () => {
+    if (child.exited()) throw new Error(`${what} exited: ${child.output().slice(-500)}`);
+    await probe(client);
+  }, what);
+  return {
+    endpoint,
+    client,
+    stop: async () => {
+      client.destroy();
+      await child.stop();
+    },
   };
 }

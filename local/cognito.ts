@@ -24,15 +24,10 @@ import {
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { localCredentials, localRegion } from './dynamodb';
-import { manageChild } from './child-process';
-import { waitFor } from './ports';
+import { manageChild, type ServedChild, whenServing } from './child-process';
 import { totpCode } from './totp';
 
-export interface LocalCognito {
-  readonly endpoint: string;
-  readonly client: CognitoIdentityProviderClient;
-  stop(): Promise<void>;
-}
+export type LocalCognito = ServedChild<CognitoIdentityProviderClient>;
 
 export interface LocalPool {
   readonly userPoolId: string;
@@ -66,18 +61,9 @@ export async function startCognitoLocal(options: { port: number; dataDir: string
   );
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = new CognitoIdentityProviderClient({ endpoint, region: localRegion, credentials: localCredentials });
-  await waitFor(async () => {
-    if (child.exited()) throw new Error(`cognito-local exited: ${child.output()}`);
-    await client.send(new ListUserPoolsCommand({ MaxResults: 1 }));
-  }, 'cognito-local');
-  return {
-    endpoint,
-    client,
-    stop: async () => {
-      client.destroy();
-      await child.stop();
-    },
-  };
+  return whenServing('cognito-local', child, endpoint, client, (c) =>
+    c.send(new ListUserPoolsCommand({ MaxResults: 1 })),
+  );
 }
 
 /**

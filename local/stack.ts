@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { routes } from '../lib/api-routes';
 import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions';
 import { requestDeadlineMs } from '../lambdas/lib/time-budget';
-import { tables, type TableKey } from '../contracts/table-definitions';
 import { loadStageConfig } from '../lib/stages';
 import { IST_OFFSET_MS } from '../rules/ist';
 import type { RuntimeConfig } from '../rules/runtime-config';
@@ -16,7 +15,7 @@ import { captchaShimScript, startCaptchaStandIn } from './captcha';
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
 import { localSecrets, localSms, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
-import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, type TableNames } from './dynamodb';
+import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, tableEnv, type TableNames } from './dynamodb';
 import { readJson } from './http-util';
 import { outboxEntries, renderOutbox } from './outbox-page';
 import { freePort } from './ports';
@@ -128,7 +127,7 @@ function functionEnvironment(parts: {
     // One local consumer (the queue hands it one batch at a time): it has each channel's whole rate.
     OUTBOUND_MAX_CONCURRENCY: '1',
   };
-  for (const key of Object.keys(tables) as TableKey[]) env[tables[key].envVar] = parts.tableNames[key];
+  Object.assign(env, tableEnv(parts.tableNames));
   return env;
 }
 
@@ -152,6 +151,14 @@ const smsFailSchema = devFailSchema(smsFaultModes);
 
 function badRequest(res: ServerResponse, error: z.ZodError): true {
   return send(res, 400, 'application/json', JSON.stringify({ message: z.prettifyError(error) }));
+}
+
+/** A control route: its JSON body checked with `schema` (400 with why when it does not fit), then `act`'s answer. */
+async function control<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>, act: (value: T) => unknown) {
+  const body = await readJson(req);
+  const parsed = schema.safeParse(body.ok ? body.value : undefined);
+  if (!parsed.success) return badRequest(res, parsed.error);
+  return send(res, 200, 'application/json', JSON.stringify(act(parsed.data)));
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): true {
@@ -352,19 +359,17 @@ export async function startLocalStack(
       }
       if (req.method === 'POST' && url.pathname === '/dev/whatsapp/fail') {
         // Arms the sandbox so that the next send(s) fail, to see the visitor's message (e2e).
-        const body = await readJson(req);
-        const parsed = whatsAppFailSchema.safeParse(body.ok ? body.value : undefined);
-        if (!parsed.success) return badRequest(res, parsed.error);
-        whatsApp.failNext(parsed.data);
-        return send(res, 200, 'application/json', JSON.stringify(parsed.data));
+        return control(req, res, whatsAppFailSchema, (fault) => {
+          whatsApp.failNext(fault);
+          return fault;
+        });
       }
       if (req.method === 'POST' && url.pathname === '/dev/whatsapp/tier') {
         // Meta's limits of a new account: a unique-recipient cap (null lifts it) and messages per second.
-        const body = await readJson(req);
-        const parsed = controlTierSchema.safeParse(body.ok ? body.value : undefined);
-        if (!parsed.success) return badRequest(res, parsed.error);
-        whatsApp.setTier(parsed.data);
-        return send(res, 200, 'application/json', JSON.stringify(whatsApp.tier()));
+        return control(req, res, controlTierSchema, (tier) => {
+          whatsApp.setTier(tier);
+          return whatsApp.tier();
+        });
       }
       if (req.method === 'POST' && url.pathname === '/dev/whatsapp/reset') {
         // Empties the outbox, disarms faults, lifts tier changes and forgets the recipients counted:
@@ -373,11 +378,10 @@ export async function startLocalStack(
         return send(res, 200, 'application/json', '{"ok":true}');
       }
       if (req.method === 'POST' && url.pathname === '/dev/sms/fail') {
-        const body = await readJson(req);
-        const parsed = smsFailSchema.safeParse(body.ok ? body.value : undefined);
-        if (!parsed.success) return badRequest(res, parsed.error);
-        sms.failNext(parsed.data);
-        return send(res, 200, 'application/json', JSON.stringify(parsed.data));
+        return control(req, res, smsFailSchema, (fault) => {
+          sms.failNext(fault);
+          return fault;
+        });
       }
       if (req.method === 'POST' && url.pathname === '/dev/sms/reset') {
         sms.reset();

@@ -20,6 +20,7 @@ import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, Dy
 import { z } from 'zod';
 import { localCredentials, localRegion } from './dynamodb';
 import { localLambdaContext } from './queue';
+import { wakeableSleep } from './wakeable-sleep';
 
 type StreamHandler = (
   event: DynamoDBStreamEvent,
@@ -210,7 +211,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   let firstDiscovery = true;
   let discoverAt = 0;
   let running = true;
-  let wake: (() => void) | undefined;
+  const nap = wakeableSleep();
   let roundsStarted = 0;
   const roundWatchers = new Set<(round: number, idle: boolean) => void>();
 
@@ -413,15 +414,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       if (!running || (busy && !retrying)) continue;
       const nextRetry = Math.min(...[...shards.values()].filter((s) => s.pending.length > 0).map((s) => s.retryAt));
       const delay = Math.max(0, Math.min(pollIntervalMs, nextRetry - Date.now()));
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          wake = undefined;
-          resolve();
-        };
-        const timer = setTimeout(done, delay);
-        wake = done;
-      });
+      await nap.sleep(delay);
     }
   };
 
@@ -454,7 +447,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     stop: async () => {
       if (!running) return loopDone;
       running = false;
-      wake?.();
+      nap.wake();
       await loopDone;
       dynamo.destroy();
       streams.destroy();

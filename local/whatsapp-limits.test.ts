@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WhatsAppLimits, defaultTier } from './whatsapp-limits';
 import { startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
+import { otpMessage, postMessage, testPhoneNumberId, testToken } from './whatsapp-test-requests';
 
-const token = 'test-token';
-const phoneNumberId = '100000000000001';
+const token = testToken;
+const phoneNumberId = testPhoneNumberId;
 
 describe('WhatsApp limits (unit, with a clock)', () => {
   it('caps unique template recipients in a moving 24 hours; known recipients and texts pass', () => {
@@ -57,31 +58,8 @@ beforeEach(() => {
   frozenAt = undefined;
 });
 
-const otpMessage = (to: string, code = '123456') => ({
-  messaging_product: 'whatsapp',
-  to,
-  type: 'template',
-  template: {
-    name: 'auth2',
-    language: { code: 'en' },
-    components: [
-      { type: 'body', parameters: [{ type: 'text', text: code }] },
-      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] },
-    ],
-  },
-});
-
-async function post(body: unknown) {
-  const response = await fetch(`${sandbox.url}/v19.0/${phoneNumberId}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    json: (await response.json()) as { error?: { code: number; error_data?: { details: string } } },
-  };
-}
+const post = (body: unknown) =>
+  postMessage<{ error?: { code: number; error_data?: { details: string } } }>(sandbox.url, body);
 
 const number = (i: number) => `9198765${String(i).padStart(5, '0')}`;
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
+import { otpMessage as otpTemplate, testPhoneNumberId, testToken } from './whatsapp-test-requests';
 
-const token = 'test-token';
-const phoneNumberId = '100000000000001';
+const token = testToken;
+const phoneNumberId = testPhoneNumberId;
 
 let sandbox: WhatsAppSandbox;
 
@@ -16,20 +17,8 @@ beforeEach(() => {
   sandbox.reset();
 });
 
-const otpMessage = (to: string, code: string) => ({
-  messaging_product: 'whatsapp',
-  recipient_type: 'individual',
-  to,
-  type: 'template',
-  template: {
-    name: 'auth2',
-    language: { code: 'en' },
-    components: [
-      { type: 'body', parameters: [{ type: 'text', text: code }] },
-      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] },
-    ],
-  },
-});
+// With the recipient type Meta's examples send: the sandbox takes it.
+const otpMessage = (to: string, code: string) => ({ ...otpTemplate(to, code), recipient_type: 'individual' });
 
 interface MetaError {
   error: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id: string };

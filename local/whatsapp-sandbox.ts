@@ -5,7 +5,7 @@
 // the number's throughput, the messaging tier's unique recipients and the pair rate
 // (whatsapp-limits.ts), and reports each message's fate by signed status callbacks
 // (whatsapp-status-webhook.ts).
-import type { MessageSandbox } from './message-sandbox';
+import { LaterWork, type MessageSandbox, sandboxControls } from './message-sandbox';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { FaultPlan, randomId, readJson, requestUrl, sendJson, startServer } from './http-util';
@@ -146,19 +146,11 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
   let recorded: SandboxMessage[] = [];
   let attempts: StatusCallbackAttempt[] = [];
   let generation = 0;
-  const timers = new Set<NodeJS.Timeout>();
   const faults = new FaultPlan<SandboxFaultMode>();
   let hung: number[] = [];
   const fail = sendMetaError;
 
-  const later = (ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run();
-    }, ms);
-    timer.unref();
-    timers.add(timer);
-  };
+  const later = new LaterWork();
 
   /** Records the status (callbacks go out in Meta's order) and posts the callback. */
   const report = (message: SandboxMessage, status: WhatsAppStatus, error?: MetaError) => {
@@ -195,14 +187,14 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
   /** The callbacks of an accepted message: sent, then delivered (and read), or as the fault says. */
   const schedule = (message: SandboxMessage, fate: 'deliver' | 'never-deliver' | 'recipient-async') => {
     if (fate === 'recipient-async') {
-      later(deliveredAfterMs, () => report(message, 'failed', metaErrors.undeliverable));
+      later.run(deliveredAfterMs, () => report(message, 'failed', metaErrors.undeliverable));
       return;
     }
-    later(0, () => report(message, 'sent'));
+    later.run(0, () => report(message, 'sent'));
     if (fate === 'never-deliver') return;
-    later(deliveredAfterMs, () => report(message, 'delivered'));
+    later.run(deliveredAfterMs, () => report(message, 'delivered'));
     const readAfterMs = options.readAfterMs;
-    if (readAfterMs !== undefined) later(deliveredAfterMs + readAfterMs, () => report(message, 'read'));
+    if (readAfterMs !== undefined) later.run(deliveredAfterMs + readAfterMs, () => report(message, 'read'));
   };
 
   const handleSend = async (req: IncomingMessage, res: ServerResponse, phoneNumberId: string): Promise<void> => {
@@ -272,7 +264,7 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
       return sendJson(res, 200, { messages: to ? recorded.filter((m) => m.to === to) : recorded });
     }
     if (req.method === 'POST' && path === '/__sandbox/reset') {
-      reset();
+      controls.reset();
       return sendJson(res, 200, { ok: true });
     }
     if (req.method === 'POST' && path === '/__sandbox/fail') {
@@ -305,31 +297,21 @@ export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Pro
     });
   });
 
-  const clear = () => {
-    recorded = [];
-    hung = [];
-    attempts = [];
-    generation += 1;
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
-  };
-  const reset = () => {
-    clear();
-    faults.clear();
-    limits.reset();
-  };
+  const controls = sandboxControls(server, {
+    recorded: () => recorded,
+    clear: () => {
+      recorded = [];
+      hung = [];
+      attempts = [];
+      generation += 1;
+      later.cancel();
+    },
+    faults,
+    resetRest: () => limits.reset(),
+  });
 
   return {
-    ...server,
-    close: async () => {
-      clear();
-      await server.close();
-    },
-    messages: () => [...recorded],
-    latestOtp: (to) => recorded.find((m) => m.kind === 'otp' && m.to === to)?.code,
-    clear,
-    reset,
-    failNext: ({ times = 1, mode }) => faults.arm(times, mode),
+    ...controls,
     setTier: (settings) => {
       limits.set(settings);
       return limits.current;

@@ -2,9 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readBody, startServer, type RunningServer } from './http-util';
 import { startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
+import { otpMessage, postMessage, testPhoneNumberId, testToken } from './whatsapp-test-requests';
 
-const token = 'test-token';
-const phoneNumberId = '100000000000001';
+const token = testToken;
+const phoneNumberId = testPhoneNumberId;
 const appSecret = 'test-app-secret';
 
 interface Received {
@@ -69,31 +70,8 @@ beforeEach(() => {
   answer = 200;
 });
 
-const otpMessage = (to: string, code = '123456') => ({
-  messaging_product: 'whatsapp',
-  to,
-  type: 'template',
-  template: {
-    name: 'auth2',
-    language: { code: 'en' },
-    components: [
-      { type: 'body', parameters: [{ type: 'text', text: code }] },
-      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] },
-    ],
-  },
-});
-
-async function post(body: unknown) {
-  const response = await fetch(`${sandbox.url}/v19.0/${phoneNumberId}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    json: (await response.json()) as { messages?: { id: string }[]; error?: { code: number } },
-  };
-}
+const post = (body: unknown) =>
+  postMessage<{ messages?: { id: string }[]; error?: { code: number } }>(sandbox.url, body);
 
 const waitUntil = async (check: () => boolean, ms = 5000) => {
   const started = Date.now();

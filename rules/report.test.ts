@@ -250,26 +250,27 @@ describe('filters', () => {
   });
 });
 
-describe('folding day rows into the report', () => {
-  const row = (day: string, status: DayCounters['status'], fill: (cells: number[][]) => void): DayCounters => {
-    const cells = emptyCells();
-    fill(cells);
-    return { day, status, cells };
-  };
-  const chennai = reportDistricts.indexOf('Chennai');
-  const unknown = reportDistricts.indexOf('Unknown');
-  const days = [
-    // Chennai: 2 Male members aged 18-24; Unknown district: 1 Female non-member, age Unknown.
-    row('2026-03-01', 'pending', (c) => {
-      c[chennai] = [2, 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0];
-      c[unknown] = [0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1];
-    }),
-    row('2026-03-03', 'approved', (c) => {
-      c[chennai] = [0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0];
-    }),
-  ];
-  const filters = v.parse(reportFiltersSchema, { from: '2026-03-01', to: '2026-03-03' });
+// The day rows both folding blocks below read: two days of Chennai and one Unknown row.
+const row = (day: string, status: DayCounters['status'], fill: (cells: number[][]) => void): DayCounters => {
+  const cells = emptyCells();
+  fill(cells);
+  return { day, status, cells };
+};
+const chennai = reportDistricts.indexOf('Chennai');
+const unknown = reportDistricts.indexOf('Unknown');
+const days = [
+  // Chennai: 2 Male members aged 18-24; Unknown district: 1 Female non-member, age Unknown.
+  row('2026-03-01', 'pending', (c) => {
+    c[chennai] = [2, 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0];
+    c[unknown] = [0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1];
+  }),
+  row('2026-03-03', 'approved', (c) => {
+    c[chennai] = [0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0];
+  }),
+];
+const filters = v.parse(reportFiltersSchema, { from: '2026-03-01', to: '2026-03-03' });
 
+describe('folding day rows into the report: figures and filters', () => {
   it('sums every figure, with a point for every day of the range', () => {
     const report = foldReport({
       asOf: '2026-03-10',
@@ -352,6 +353,9 @@ describe('folding day rows into the report', () => {
     });
     expect(report.byAge).toMatchObject({ '18-24': 1, '25-34': 1 });
   });
+});
+
+describe('folding day rows into the report: corrections, empty and top districts', () => {
   it('derives a correction from a counted cell', () => {
     const cell = countedCell(
       { application_status: 'pending', submitted_at: '2026-03-01T10:00:00.000Z', date_of_birth: '2008-03-11' },

@@ -53,8 +53,7 @@ import type {
   DynamoDBStreamEvent,
   SQSEvent,
 } from 'aws-lambda';
-import { tables, type TableKey } from '../../contracts/table-definitions';
-import { applicationKey } from '../../lambdas/adapters/application-items';
+import { applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
 import { makeApplicationRepository } from '../../lambdas/adapters/applications';
 import { makeDeliveryStore } from '../../lambdas/adapters/deliveries';
 import { makeWhatsAppRecipients } from '../../lambdas/adapters/whatsapp-recipients';
@@ -89,6 +88,7 @@ import {
   staffEvent,
 } from '../../test/support/rollups';
 import { atMost, type Figure, median, report, runPart, say } from '../figures';
+import { useBenchFunctionEnv } from '../function-env';
 
 /** BENCH_DYNAMO_SMALL and BENCH_DYNAMO_LARGE change the sizes (for a quick try; the figures' names follow). */
 const SMALL = Number(process.env.BENCH_DYNAMO_SMALL ?? 10_000);
@@ -386,16 +386,10 @@ runPart('dynamo', async (add) => {
   try {
     const names = localTableNames('bench');
     await ensureTables(dynamo.client, names);
-    Object.assign(process.env, {
-      STAGE: 'bench',
-      APP_MODE: 'local',
-      AWS_REGION: 'ap-south-1',
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      POWERTOOLS_LOG_LEVEL: 'ERROR',
+    useBenchFunctionEnv(dynamo.endpoint, names, {
       POWERTOOLS_METRICS_DISABLED: 'true',
       // Read by the modules' own wiring at import; the handlers measured here get a fake queue.
       OUTBOUND_QUEUE_URL: 'http://127.0.0.1:9/000000000000/bench-outbound',
-      ...Object.fromEntries((Object.keys(tables) as TableKey[]).map((k) => [tables[k].envVar, names[k]])),
     });
     // Modules that create the logger and the metrics: imported once the environment above is set.
     const [
@@ -576,7 +570,11 @@ runPart('dynamo', async (add) => {
     /** The item as the stream carries it (Lambda's JSON attribute values). */
     const storedImage = async (id: string) => {
       const { Item } = await dynamo.client.send(
-        new GetItemCommand({ TableName: names.applications, Key: { pk: { S: `APP#${id}` } }, ConsistentRead: true }),
+        new GetItemCommand({
+          TableName: names.applications,
+          Key: { pk: { S: applicationKey(id) } },
+          ConsistentRead: true,
+        }),
       );
       if (!Item) throw new Error('the submitted application is not stored');
       return toLambdaImage(Item);
@@ -598,7 +596,7 @@ runPart('dynamo', async (add) => {
             eventSource: 'aws:dynamodb',
             awsRegion: 'ap-south-1',
             dynamodb: {
-              Keys: { pk: { S: `APP#${id}` } },
+              Keys: { pk: { S: applicationKey(id) } },
               NewImage: newImage,
               ...(oldImage && { OldImage: oldImage }),
               SequenceNumber: String(sequence),
@@ -768,7 +766,7 @@ runPart('dynamo', async (add) => {
       for (let i = 0; i < FUNNEL_REPEATS; i++) visitors.push(await funnel());
       for (const kind of Object.keys(visitors[0]!.work)) work[kind] = medianWork(visitors.map((v) => v.work[kind]!));
       say(`public flow measured (${FUNNEL_REPEATS} visitors)`);
-      return { work, stored: visitors.map((v) => [`APP#${v.applicationId}`, `PHONE#${v.phone}`]).flat() };
+      return { work, stored: visitors.map((v) => [applicationKey(v.applicationId), phoneGuardKey(v.phone)]).flat() };
     };
 
     // -- Loading: a CSV file, the import command's code, then the rollups.

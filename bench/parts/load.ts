@@ -29,7 +29,7 @@ import { localDynamoClient } from '../../local/dynamodb';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { goodCaptcha, post, submitBody } from '../../test/support/public-flow';
 import { inParallel } from '../../test/support/rollups';
-import { type Answer, count, extra, percentile, postFrom, scanApplications } from '../applicants';
+import { type Answer, count, drainOutbound, extra, percentile, postFrom, scanApplications } from '../applicants';
 import { atLeast, atMost, exactly, runPart, say } from '../figures';
 
 const APPLICANTS = 1000;
@@ -159,15 +159,7 @@ runPart('load', async (add) => {
     const manyTokens = await race(stack, minted);
     const submitsDone = Date.now();
 
-    say('waiting for the outbound queue to drain');
-    let stillQueued = 0;
-    try {
-      await stack.outbound.drain(150_000);
-    } catch (error) {
-      say((error as Error).message);
-      const { visible, inFlight } = stack.outbound.stats();
-      stillQueued = visible + inFlight;
-    }
+    const stillQueued = await drainOutbound(stack.outbound, 150_000);
     const drainSeconds = (Date.now() - submitsDone) / 1000;
     await stack.applicationsStream.drain(60_000).catch((error: Error) => say(error.message));
 

@@ -23,7 +23,7 @@ import { localConfigSchema } from '../../local/config';
 import { localDynamoClient } from '../../local/dynamodb';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { goodCaptcha, submitBody } from '../../test/support/public-flow';
-import { type Answer, count, extra, percentile, postFrom, scanApplications } from '../applicants';
+import { type Answer, count, drainOutbound, extra, percentile, postFrom, scanApplications } from '../applicants';
 import { atLeast, atMost, exactly, report, runPart, say } from '../figures';
 
 const STUDENTS = 3000;
@@ -145,15 +145,7 @@ runPart('rally', async (add) => {
     const bySms = count(results, (r) => r.channel === 'sms' && !r.failure);
     const codeTimes = results.flatMap((r) => (r.codeMs === undefined ? [] : [r.codeMs]));
 
-    say('waiting for the outbound queue to drain');
-    let stillQueued = 0;
-    try {
-      await stack.outbound.drain(300_000);
-    } catch (error) {
-      say((error as Error).message);
-      const { visible, inFlight } = stack.outbound.stats();
-      stillQueued = visible + inFlight;
-    }
+    const stillQueued = await drainOutbound(stack.outbound, 300_000);
     const drainSeconds = (Date.now() - submitsDone) / 1000;
 
     const numbers = new Set(Array.from({ length: STUDENTS }, (_, i) => `91${mobile(i)}`));

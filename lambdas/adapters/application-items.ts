@@ -31,7 +31,12 @@ interface StoredApplication extends NewApplication {
   readonly updated_at: string;
 }
 
-export const applicationKey = (id: string) => `APP#${id}`;
+/** The partition key's prefix of every application item (the number guards' is `PHONE#`). */
+export const applicationKeyPrefix = 'APP#';
+export const applicationKey = (id: string) => `${applicationKeyPrefix}${id}`;
+/** The id in an application item's partition key; undefined for any other item of the table. */
+export const applicationIdOf = (pk: string): string | undefined =>
+  pk.startsWith(applicationKeyPrefix) ? pk.slice(applicationKeyPrefix.length) : undefined;
 export const phoneGuardKey = (phone: string) => `PHONE#${phone}`;
 /** `<ISO time>#<id>`, the sort key of every listed application (its id in group 1). */
 export const submittedSortPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z#([^#]+)$/;

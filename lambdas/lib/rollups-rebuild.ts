@@ -3,12 +3,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { istDay } from '../../rules/ist';
 import { maxDay } from '../../rules/report';
 import { CounterDelta, countedCell } from '../../rules/report-counters';
+import { applicationIdOf, applicationKeyPrefix } from '../adapters/application-items';
 import { makeRollupsGenerations, type RollupsGenerations } from '../adapters/rollups-generations';
 import { MAX_TRANSACTION_ITEMS, type RollupState, type RollupsMeta } from '../adapters/rollups-keys';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { makeRollupsWriter, type RollupsWriter } from '../adapters/rollups-writer';
 import { scanPages } from './dynamo';
-import { APPLICATION_PREFIX } from './rollups-stream';
 
 // Recomputes the rollups from the applications table into a new generation, while the
 // stream keeps running, then makes it the one reports read.
@@ -137,8 +137,8 @@ async function copyStates(
       const ageDay = maxDay(istDay(clock()), agedThrough, agingTo);
       const states: RollupState[] = pending.flatMap((item) => {
         const cell = countedCell(item, ageDay);
-        const id = String(item.pk).slice(APPLICATION_PREFIX.length);
-        return cell ? [{ id, rev: 1, cell, ageDay }] : [];
+        const id = applicationIdOf(String(item.pk));
+        return cell && id !== undefined ? [{ id, rev: 1, cell, ageDay }] : [];
       });
       if (states.length === 0) return;
       const result = await store.commit(
@@ -155,7 +155,7 @@ async function copyStates(
       if (result.staleStates.length > 0) {
         const taken = new Set(result.staleStates);
         skipped += taken.size;
-        pending = pending.filter((item) => !taken.has(String(item.pk).slice(APPLICATION_PREFIX.length)));
+        pending = pending.filter((item) => !taken.has(applicationIdOf(String(item.pk)) ?? ''));
         continue;
       }
       if (attempt > 20) throw new Error('Rebuild: a transaction kept conflicting');
@@ -175,7 +175,7 @@ async function copyStates(
         '#pk': 'pk',
         ...Object.fromEntries(countedFields.map((f, i) => [`#f${i}`, f])),
       },
-      ExpressionAttributeValues: { ':app': APPLICATION_PREFIX },
+      ExpressionAttributeValues: { ':app': applicationKeyPrefix },
     });
     for await (const items of pages) {
       scanned += items.length;

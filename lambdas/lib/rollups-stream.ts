@@ -10,6 +10,7 @@ import {
   type RollupState,
   SEQUENCE_WIDTH,
 } from '../adapters/rollups-keys';
+import { applicationIdOf } from '../adapters/application-items';
 import type { RollupsWriter, StateWrite } from '../adapters/rollups-writer';
 
 // Applies the applications stream to the rollups, exactly once per change whatever the
@@ -55,15 +56,13 @@ function plainImage(image: Readonly<Record<string, AttributeValue>>): Record<str
   return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, plainValue(v)]));
 }
 
-export const APPLICATION_PREFIX = 'APP#';
-
 export function parseStreamRecord(record: DynamoDBRecord): ParsedRecord {
   const stream = record.dynamodb;
   const pk = stream?.Keys?.pk?.S ?? stream?.NewImage?.pk?.S ?? stream?.OldImage?.pk?.S;
-  if (!pk?.startsWith(APPLICATION_PREFIX)) return { kind: 'ignored' };
+  const id = pk === undefined ? undefined : applicationIdOf(pk);
+  if (id === undefined) return { kind: 'ignored' };
   const sequenceNumber = stream?.SequenceNumber;
   if (!sequenceNumber || !/^\d{1,40}$/.test(sequenceNumber)) return { kind: 'invalid', reason: 'sequence number' };
-  const id = pk.slice(APPLICATION_PREFIX.length);
   const seq = sequenceNumber.padStart(SEQUENCE_WIDTH, '0');
   if (record.eventName === 'REMOVE') return { kind: 'change', change: { id, seq, sequenceNumber, removed: true } };
   if (!stream?.NewImage) return { kind: 'invalid', sequenceNumber, reason: 'no new image' };

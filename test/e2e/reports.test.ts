@@ -1,7 +1,5 @@
 /// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -17,6 +15,7 @@ import {
   randomMarker,
   randomMobile,
   readLocalEndpoints,
+  stackDocumentClient,
 } from '../support/staff-data';
 import { signIn as cognitoSignIn } from '../support/tokens';
 import { passSecondFactor } from '../support/staff-browser';
@@ -70,14 +69,7 @@ async function allRows(query: string): Promise<ReportRowsResponse['items']> {
 }
 
 async function rebuild(endpoints: ReturnType<typeof readLocalEndpoints>): Promise<void> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: endpoints.dynamoDbEndpoint,
-      region: 'ap-south-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const db = stackDocumentClient(endpoints);
   try {
     const rollups = endpoints.tableNames.rollups;
     const applications = endpoints.tableNames.applications;

@@ -4,8 +4,6 @@ import { rebuildRollups, RebuildInProgressError } from '../../lambdas/lib/rollup
 import { type DayCounters } from '../../rules/report-counters';
 import {
   applicationItem,
-  type BruteFilters,
-  bruteForceReport,
   changeStatus,
   DISTRICTS,
   erase,
@@ -18,6 +16,7 @@ import {
   shiftDay,
   STATUSES,
 } from '../support/rollups';
+import { type BruteFilters, bruteForceReport } from '../support/rollups-brute';
 import { rollupsHarness, type RollupsHarness } from '../support/rollups-harness';
 
 // The rebuild recomputes the rollups from the applications table into a new generation

@@ -15,8 +15,6 @@ import {
 } from '../../rules/report';
 import { useLocalFunctionEnv } from '../support/env';
 import {
-  type BruteFilters,
-  bruteForceReport,
   changeFields,
   changeStatus,
   DISTRICTS,
@@ -31,6 +29,7 @@ import {
   shiftDay,
   STATUSES,
 } from '../support/rollups';
+import { type BruteFilters, bruteForceReport } from '../support/rollups-brute';
 import { testStaff } from '../support/staff';
 import { signIn } from '../support/tokens';
 

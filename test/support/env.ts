@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { tables, type TableKey } from '../../contracts/table-definitions';
+import { tableEnv } from '../../local/dynamodb';
 
 /** Points the handler modules at the integration tier's DynamoDB Local, as the local stack does. */
 export function useLocalFunctionEnv(overrides: Record<string, string> = {}): void {
@@ -11,7 +11,7 @@ export function useLocalFunctionEnv(overrides: Record<string, string> = {}): voi
     DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
     POWERTOOLS_LOG_LEVEL: 'WARN',
     POWERTOOLS_METRICS_DISABLED: 'true',
-    ...Object.fromEntries((Object.keys(tables) as TableKey[]).map((k) => [tables[k].envVar, names[k] ?? ''])),
+    ...tableEnv(names),
     ...overrides,
   });
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { localDynamoClient } from '../../local/dynamodb';
 import { type CsvRow, importApplications } from '../../ops/import';
 import { localEndpointsSchema, type LocalEndpoints } from '../../ops/target';
 import { goodCaptcha, post, submitBody } from './public-flow';
@@ -62,19 +62,19 @@ export async function applyThroughPublicFlow(
   return String(submitted.body.id);
 }
 
+/** A document client of the running stack's DynamoDB Local (the caller destroys it). */
+export function stackDocumentClient(endpoints: LocalEndpoints): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(localDynamoClient(endpoints.dynamoDbEndpoint), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}
+
 /** Rows as the first version's export has them (the columns of spec section 3). */
 export type LegacyRecord = Record<string, string>;
 
 /** Loads rows through the import command's core, straight into the stack's DynamoDB. */
 export async function importRecords(endpoints: LocalEndpoints, records: readonly LegacyRecord[]) {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: endpoints.dynamoDbEndpoint,
-      region: 'ap-south-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const db = stackDocumentClient(endpoints);
   async function* rows(): AsyncGenerator<CsvRow> {
     for (const [i, record] of records.entries()) yield { line: i + 2, record };
   }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { ensureStaffUser } from '../../local/cognito';
+import { localCredentials, localRegion } from '../../local/dynamodb';
 import type { LocalEndpoints } from '../../ops/target';
 
 // Staff users for the end-to-end tests, made as an operator makes them: the staff
@@ -31,8 +32,8 @@ export async function ensureUser(
 ): Promise<void> {
   const client = new CognitoIdentityProviderClient({
     endpoint: endpoints.cognitoEndpoint,
-    region: 'ap-south-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    region: localRegion,
+    credentials: localCredentials,
   });
   try {
     await ensureStaffUser(

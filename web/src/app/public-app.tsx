@@ -1,6 +1,6 @@
 import type { i18n as I18n } from 'i18next';
 import { lazy, Suspense } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { I18nextProvider } from '../i18n/use-translation';
 import { type RuntimeConfig, RuntimeConfigContext } from '../config';
 import { paths } from '../paths';
 import { LandingRoute } from './routes/landing';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { switchLanguage } from '../i18n/i18n';
 import { type Language, languages } from '../i18n/language';
 

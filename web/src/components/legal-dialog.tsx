@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import type { LegalDocumentName } from '../legal/legal-document';
 import { LegalText } from './legal-text';
 

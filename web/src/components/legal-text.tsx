@@ -1,5 +1,5 @@
 import { type ReactNode, type Ref, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { TERMS_VERSION } from '../../../rules/application-values';
 import type { Language } from '../i18n/language';
 import { type LegalDocumentName, type LegalTexts, loadLegalTexts } from '../legal/legal-document';

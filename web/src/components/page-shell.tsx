@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { istDate } from '../../../rules/ist';
 import { paths } from '../paths';
 import { LanguageSwitch } from './language-switch';

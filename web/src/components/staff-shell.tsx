@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation';
 import { Link, useLocation } from 'react-router-dom';
 import { istDate } from '../../../rules/ist';
 import { useStaffSession } from '../lib/staff-session';

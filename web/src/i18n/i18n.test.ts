@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { districts } from '../../../rules/districts';
 import { errorMessages } from '../../../rules/errors';
+import { alreadyRegisteredText } from './both-languages';
 import { en } from './en';
 import { enForm } from './en-form';
 import { ta } from './ta';
@@ -17,6 +18,11 @@ describe('translations', () => {
   it('translates every error code, English being the catalogue', () => {
     expect(en.errors).toEqual(errorMessages);
     expect(Object.keys(ta.errors).sort()).toEqual(Object.keys(errorMessages).sort());
+  });
+
+  it('says "already registered" in both languages in the catalogue\'s English words', () => {
+    expect(alreadyRegisteredText.en).toBe(errorMessages.ALREADY_REGISTERED);
+    expect(alreadyRegisteredText.ta).toBe(ta.errors.ALREADY_REGISTERED);
   });
 });
 

@@ -16,12 +16,8 @@ const formLoaders: Record<Language, () => Promise<FormMessages>> = {
   en: async () => (await import('./en-form')).enForm,
   ta: async () => (await import('./ta-form')).taForm,
 };
-/**
- * Instances that show the later steps: a language switch fetches their strings too. Kept by
- * the instance's store, which react-i18next's per-render wrappers of the instance (what
- * useTranslation returns) share with it; the wrapper itself is a different object.
- */
-const formInUse = new WeakSet<object>();
+/** Instances that show the later steps: a language switch fetches their strings too. */
+const formInUse = new WeakSet<I18n>();
 
 function syncDocumentLanguage(language: string): void {
   document.documentElement.lang = language;
@@ -36,10 +32,8 @@ export function createI18n(language: Language, bundles: Bundles): I18n {
     supportedLngs: ['en', 'ta'],
     resources: Object.fromEntries(Object.entries(bundles).map(([lng, translation]) => [lng, { translation }])),
     initAsync: false,
-    // React escapes output itself.
+    // React escapes output itself. (Strings that arrive late re-render at once: use-translation.tsx.)
     interpolation: { escapeValue: false },
-    // Strings added after a language change (a chunk that arrives late) re-render at once.
-    react: { useSuspense: false, bindI18nStore: 'added' },
   });
   syncDocumentLanguage(language);
   instance.on('languageChanged', syncDocumentLanguage);
@@ -60,7 +54,7 @@ async function addFormStrings(instance: I18n, language: Language): Promise<void>
  * visitor switches to). Resolves once they can be rendered.
  */
 export async function loadFormStrings(instance: I18n): Promise<void> {
-  formInUse.add(instance.store);
+  formInUse.add(instance);
   await addFormStrings(instance, currentLanguage(instance));
 }
 
@@ -69,7 +63,7 @@ async function ensureLanguage(instance: I18n, language: Language): Promise<void>
   if (!instance.hasResourceBundle(language, 'translation')) {
     instance.addResourceBundle(language, 'translation', await loaders[language](), true, false);
   }
-  if (formInUse.has(instance.store)) await addFormStrings(instance, language);
+  if (formInUse.has(instance)) await addFormStrings(instance, language);
 }
 
 /** The instance the app starts with: only the visitor's language is downloaded. */

@@ -75,22 +75,22 @@ describe('api client', () => {
   });
 });
 
-describe('api client: a busy gateway', () => {
-  const gatewayThrottle = () => jsonResponse(429, { message: 'Too Many Requests' });
-  const gatewayUnavailable = () => new Response('{"message":"Service Unavailable"}', { status: 503 });
-  /** A fake fetch answering from the list in turn (the last one again when it runs out). */
-  function answers(...list: (() => Response)[]) {
-    let i = 0;
-    const fetchMock = vi.fn<typeof fetch>(() => Promise.resolve(list[Math.min(i++, list.length - 1)]!()));
-    vi.stubGlobal('fetch', fetchMock);
-    return fetchMock;
-  }
-  /** No real waiting: the waits are recorded. */
-  function fakeSleep() {
-    const waits: number[] = [];
-    return { waits, sleep: (ms: number) => (waits.push(ms), Promise.resolve()) };
-  }
+const gatewayThrottle = () => jsonResponse(429, { message: 'Too Many Requests' });
+const gatewayUnavailable = () => new Response('{"message":"Service Unavailable"}', { status: 503 });
+/** A fake fetch answering from the list in turn (the last one again when it runs out). */
+function answers(...list: (() => Response)[]) {
+  let i = 0;
+  const fetchMock = vi.fn<typeof fetch>(() => Promise.resolve(list[Math.min(i++, list.length - 1)]!()));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+/** No real waiting: the waits are recorded. */
+function fakeSleep() {
+  const waits: number[] = [];
+  return { waits, sleep: (ms: number) => (waits.push(ms), Promise.resolve()) };
+}
 
+describe('api client: a busy gateway, what is tried again', () => {
   it("tries API Gateway's own 429 again, telling the caller before each wait, until it succeeds", async () => {
     const fetchMock = answers(gatewayThrottle, gatewayThrottle, () => jsonResponse(200, { value: 3 }));
     const { waits, sleep } = fakeSleep();
@@ -149,7 +149,9 @@ describe('api client: a busy gateway', () => {
     expect(error.details.smsAvailable).toBe(true);
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
+});
 
+describe('api client: a busy gateway, how long it waits and when it stops', () => {
   it('gives up after 4 tries with SERVICE_BUSY, the waits growing and capped', async () => {
     const fetchMock = answers(gatewayThrottle);
     const { waits, sleep } = fakeSleep();

@@ -1,7 +1,7 @@
 import { type RenderResult, render } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import type { ReactElement } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { I18nextProvider } from '../i18n/use-translation';
 import { type RuntimeConfig, RuntimeConfigContext } from '../config';
 import { createTestI18n } from './i18n';
 import type { Language } from '../i18n/language';

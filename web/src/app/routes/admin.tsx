@@ -1,6 +1,6 @@
 import '../../styles/staff.css';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { Link, useLocation } from 'react-router-dom';
 import { Spinner } from '../../components/spinner';
 import { StaffShell } from '../../components/staff-shell';

@@ -1,5 +1,5 @@
 import { Component, type ReactNode, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation';
 import { PageShell } from '../../components/page-shell';
 import { Spinner } from '../../components/spinner';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { enForm as en } from '../../../i18n/en-form';
 import { taForm as ta } from '../../../i18n/ta-form';
 import { MembershipIntro } from './membership-intro';

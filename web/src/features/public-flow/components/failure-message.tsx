@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { alreadyRegisteredText } from '../../../i18n/both-languages';
 import { errorText } from '../../../i18n/error-text';
 import { type Language, languages } from '../../../i18n/language';

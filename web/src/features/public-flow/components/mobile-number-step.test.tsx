@@ -96,7 +96,9 @@ describe('mobile number entry', () => {
       .join(' ');
     expect(message).toContain('Please enter a valid 10-digit phone number');
   });
+});
 
+describe('mobile number entry: sending the code', () => {
   it('posts the number with a send_otp captcha token and reports the code sent', async () => {
     const user = userEvent.setup();
     const onSent = vi.fn();
@@ -210,7 +212,9 @@ describe('mobile number entry', () => {
     );
     expect(screen.getByRole('alert').textContent).not.toContain('131026');
   });
+});
 
+describe('mobile number entry: what a refused send says', () => {
   it('says an operator fault as "try later", never its settings', async () => {
     const user = userEvent.setup();
     vi.stubGlobal(
@@ -282,7 +286,9 @@ describe('mobile number entry', () => {
       ['en', 'You have already registered with this phone number.'],
     ]);
   });
+});
 
+describe('mobile number entry: no captcha, no network', () => {
   it('shows the captcha message when no token comes, without calling the API', async () => {
     const user = userEvent.setup();
     const fetchMock = vi.fn<typeof fetch>();

@@ -104,7 +104,7 @@ const sentLine = () => document.querySelector('.sent-info .alert')?.textContent;
 const statusPolls = () => bodiesOf('/api/otp/status').length;
 const wait = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
 
-describe('the code step', () => {
+describe('the code step: the send and the SMS offer', () => {
   it('says a WhatsApp send as the spec words it, then "Delivered" when reported, and stops asking', async () => {
     const { i18n } = render(sent());
     expect(sentLine()).toBe(`OTP sent to WhatsApp number: +91 ${MOBILE}`);
@@ -180,7 +180,9 @@ describe('the code step', () => {
     await waitFor(() => expect(bodiesOf('/api/otp/status').at(-1)).toEqual({ mobile: MOBILE, handle: 'v1.sms.mac' }));
     expect(screen.getByTestId('resend-otp').textContent).toMatch(/^Resend OTP in [01]:\d\d$/);
   });
+});
 
+describe('the code step: a late offer, failed sends and a busy gateway', () => {
   it('asks the server as soon as the offer is due, not only on the next round', async () => {
     const offerAt = sent({ smsOfferAfterSeconds: 0.2 });
     // Rounds far apart: only the offer's own question can bring it in time.
@@ -276,7 +278,9 @@ describe('the code step', () => {
       'இப்போது பலர் ஒரே நேரத்தில் விண்ணப்பிக்கிறார்கள். ஒரு நிமிடம் கழித்து மீண்டும் முயலவும்.',
     );
   });
+});
 
+describe('the code step: how often it asks', () => {
   it('asks a third as often once SMS is offered', async () => {
     status = { channel: 'whatsapp', status: 'sent', smsOffer: true };
     render(sent());

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { useCaptcha } from '../hooks/use-captcha';
 import { useDeliveryStatus } from '../hooks/use-delivery-status';
 import { useOtpActions } from '../hooks/use-otp-actions';

@@ -127,7 +127,7 @@ describe('public flow: number and code', () => {
   });
 });
 
-describe('public flow: the application form', () => {
+describe('public flow: the application form, field by field', () => {
   it('keeps the constituency disabled until a district is chosen, and clears it when the district changes', async () => {
     const user = userEvent.setup();
     openOnForm();
@@ -218,7 +218,9 @@ describe('public flow: the application form', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('You must be at least 18 years old to apply.');
     expect(bodiesOf('/api/applications')).toEqual([]);
   });
+});
 
+describe('public flow: the application form, submitted', () => {
   it('submits the English values whatever the language, then thanks in Tamil and English and forgets the answers', async () => {
     const user = userEvent.setup();
     openOnForm({ ...complete, accept_terms: false });

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { FormMessages } from '../../../i18n/en-form';
 import type { Language } from '../../../i18n/language';
 import { ApiError } from '../../../lib/api-client';

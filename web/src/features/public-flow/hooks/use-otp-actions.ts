@@ -1,5 +1,5 @@
 import { type RefObject, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { requestOtp } from '../api/request-otp';
 import { verifyOtp } from '../api/verify-otp';
 import { type Failure, failureOf } from '../components/failure-message';

@@ -25,7 +25,7 @@ export const fetchMock = vi.fn<typeof fetch>((input, init) => {
 export const bodiesOf = (url: string) =>
   fetchMock.mock.calls.filter(([u]) => u === url).map(([, init]) => bodyOf(init));
 
-export const inHalfAnHour = () => new Date(Date.now() + 30 * 60_000).toISOString();
+const inHalfAnHour = () => new Date(Date.now() + 30 * 60_000).toISOString();
 
 /** The captcha stand-in and the API, stubbed before each test of the calling file and removed after. */
 export function stubFlowApi(): void {

@@ -50,7 +50,7 @@ function decodeJwt(token: string): Jwt {
 }
 
 /** Local mode only: InitiateAuth REFRESH_TOKEN_AUTH, the one refresh cognito-local knows. */
-export function localTokenRefresher(endpoint: string, clientId: string): TokenRefresher {
+function localTokenRefresher(endpoint: string, clientId: string): TokenRefresher {
   return async ({ tokens, username }) => {
     const response = await fetch(endpoint, {
       method: 'POST',

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { staffRequest } from '../../../lib/staff-session';
 
 /** GET /api/admin/me: who the API sees, with the role it grants. */
-export const meResponseSchema = v.object({
+const meResponseSchema = v.object({
   email: v.string(),
   groups: v.array(v.string()),
   role: v.picklist(['admin', 'viewer']),

@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { I18nextProvider } from '../../../i18n/use-translation';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RuntimeConfig, RuntimeConfigContext } from '../../../config';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { PageShell } from '../../../components/page-shell';
 import { useRuntimeConfig } from '../../../config';
 import { useAuthState } from '../hooks/use-auth-state';

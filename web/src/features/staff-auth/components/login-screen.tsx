@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { SignInOutcome, TotpSetup } from '../api/sign-in';
 import { NewPasswordForm } from './new-password-form';
 import { SignInForm } from './sign-in-form';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { signOutStaff } from '../api/session';
 
 /** Signs out; the gate hears it from Amplify's Hub and shows the login screen. */

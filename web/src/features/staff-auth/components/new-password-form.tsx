@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { answerChallenge, type SignInOutcome } from '../api/sign-in';
 import { useSignInStep } from '../hooks/use-sign-in-step';
 import { checkPassword, meetsPolicy, passwordRules } from '../utils/password-policy';

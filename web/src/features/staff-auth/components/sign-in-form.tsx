@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { useRuntimeConfig } from '../../../config';
 import { authFlowFor } from '../api/configure-amplify';
 import { type SignInOutcome, signInStaff } from '../api/sign-in';

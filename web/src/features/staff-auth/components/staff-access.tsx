@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { PageShell } from '../../../components/page-shell';
 import { errorText } from '../../../i18n/error-text';
 import { errorCode, staffKeys } from '../../../lib/staff-queries';

@@ -1,20 +1,21 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { useRuntimeConfig } from '../../../config';
 import type { SignInOutcome, TotpSetup } from '../api/sign-in';
 import { TotpForm } from './totp-form';
 
 /** The name an authenticator app lists the account under; local mode says so, beside a stage's. */
-export function totpIssuer(local: boolean): string {
+function totpIssuer(local: boolean): string {
   return local ? 'Students Wing staff (local)' : 'Students Wing staff';
 }
 
 /** The secret in groups of four, as authenticator apps show keys: easier to copy by hand. */
-export function groupedSecret(secret: string): string {
+function groupedSecret(secret: string): string {
   return secret.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-type Qr = { readonly state: 'loading' } | { readonly state: 'ready'; readonly src: string } | { readonly state: 'failed' };
+type Qr =
+  { readonly state: 'loading' } | { readonly state: 'ready'; readonly src: string } | { readonly state: 'failed' };
 
 /** The otpauth:// URI as an SVG QR code; the `qrcode` module loads only with this screen. */
 function useQrCode(uri: string): Qr {
@@ -24,7 +25,9 @@ function useQrCode(uri: string): Qr {
     import('qrcode')
       .then((QRCode) => QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }))
       .then(
-        (svg) => active && setQr({ uri, qr: { state: 'ready', src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` } }),
+        (svg) =>
+          active &&
+          setQr({ uri, qr: { state: 'ready', src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` } }),
         () => active && setQr({ uri, qr: { state: 'failed' } }),
       );
     return () => {

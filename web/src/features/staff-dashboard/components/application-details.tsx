@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application-values';
 import type { ApplicationRow, AuditEntry, DecisionNotice } from '../../../../../rules/staff-api';
 import { errorText } from '../../../i18n/error-text';

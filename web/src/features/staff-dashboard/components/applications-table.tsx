@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
 import { districtName, formatDateTimeParts, formatPhone } from '../../../lib/staff-format';
 import { ApplicationDetails } from './application-details';

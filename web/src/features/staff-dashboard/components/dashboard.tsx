@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { pageSizes, type ApplicationRow, type StatusChangeResponse } from '../../../../../rules/staff-api';
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../i18n/error-text';

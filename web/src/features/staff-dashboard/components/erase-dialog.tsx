@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
 import { errorText } from '../../../i18n/error-text';
 import { useEraseApplication } from '../hooks/use-erase-application';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { exportFileName } from '../../../../../rules/csv';
 import { istDay } from '../../../../../rules/ist';
 import { errorText } from '../../../i18n/error-text';

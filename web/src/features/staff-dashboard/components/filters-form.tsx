@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { districts } from '../../../../../rules/districts';
 import { parseDate } from '../../../../../rules/ist';

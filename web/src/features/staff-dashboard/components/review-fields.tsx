@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application-values';
 
 // The review's two fields, for the details row's form and the bulk bar alike: the status

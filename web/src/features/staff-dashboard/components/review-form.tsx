@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { ApplicationStatus } from '../../../../../rules/application-values';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
 import { errorText } from '../../../i18n/error-text';

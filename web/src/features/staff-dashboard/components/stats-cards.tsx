@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { useStats } from '../hooks/use-stats';
 import { formatCount } from '../../../lib/staff-format';

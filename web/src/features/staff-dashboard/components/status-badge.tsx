@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import type { ApplicationStatus } from '../../../../../rules/application-values';
 
 /** The status as a word on its colour (pending amber, under review blue, approved green, rejected red). */

@@ -11,7 +11,7 @@ import { type ListRequest, pageSizes } from '../../../../../rules/staff-api';
 // link does not carry it).
 
 export type PageSize = (typeof pageSizes)[number];
-export const DEFAULT_PAGE_SIZE: PageSize = 10;
+const DEFAULT_PAGE_SIZE: PageSize = 10;
 
 export interface ListFilters {
   readonly q?: string;
@@ -67,7 +67,7 @@ export interface ListHistoryState {
 }
 
 /** The search term kept in the history entry's state; never read from the address. */
-export function readSearchTerm(state: unknown): string | undefined {
+function readSearchTerm(state: unknown): string | undefined {
   if (!state || typeof state !== 'object' || !('q' in state) || typeof state.q !== 'string') return undefined;
   return state.q;
 }
@@ -104,7 +104,12 @@ export function listParamsToSearch(params: ListParams): URLSearchParams {
 }
 
 /** The body of POST /api/admin/applications/search (the page and the export): empty filters left out. */
-export function listRequest(query: { filters: ListFilters; pageSize: number; cursor?: string; exportId?: string }): ListRequest {
+export function listRequest(query: {
+  filters: ListFilters;
+  pageSize: number;
+  cursor?: string;
+  exportId?: string;
+}): ListRequest {
   const filters: Record<string, string> = {};
   for (const key of filterKeys) {
     const value = query.filters[key];

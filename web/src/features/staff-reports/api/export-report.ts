@@ -5,7 +5,7 @@ import { reportApiQuery, type ReportParams } from '../utils/report-params';
 import { getReportRows } from './get-report-rows';
 
 /** The export's columns: those of the Raw Data table, as stored. */
-export const reportExportColumns = [
+const reportExportColumns = [
   'id',
   'name',
   'phone_number',

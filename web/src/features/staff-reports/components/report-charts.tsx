@@ -2,7 +2,7 @@ import { ResponsiveBar } from '@nivo/bar';
 import { ResponsiveLine } from '@nivo/line';
 import { ResponsivePie } from '@nivo/pie';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { type Slice, dayTicks, pieSlices, statusColours, type DayPoint, stackedDailyRows } from '../utils/chart-data';
 import { formatCount, formatShortDay } from '../../../lib/staff-format';
@@ -80,7 +80,7 @@ function TextTable({ caption, head, rows }: { caption: string; head: [string, st
   );
 }
 
-export function ChartCard({
+function ChartCard({
   id,
   title,
   empty,

@@ -1,5 +1,5 @@
 import './reports.css';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation';
 import { Link } from 'react-router-dom';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { Spinner } from '../../../components/spinner';

@@ -57,7 +57,11 @@ export function reportParamsToSearch(params: ReportParams): URLSearchParams {
   });
 }
 
-/** The report API's query (same parameters: rules/report.ts reportFiltersSchema). */
+/**
+ * The report API's query (same parameters: rules/report.ts reportFiltersSchema). A second
+ * name for the same function on purpose: callers say which of the two queries they build.
+ * @alias
+ */
 export const reportApiQuery = reportParamsToSearch;
 
 export const isDefaultReport = (params: ReportParams): boolean =>
