@@ -93,7 +93,8 @@ function checkedBy<T extends v.GenericSchema>(schema: T) {
         });
       }
       return z.NEVER;
-    });
+    })
+    .meta({ valibot: schema }); // for the docs test, which walks every setting's path
 }
 
 const smsSchema = z.object({
