@@ -9,6 +9,7 @@
 // BENCH_SMALL / BENCH_LARGE change the sizes.
 import type { Context } from 'aws-lambda';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { ensureTables, localTableNames, startDynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/ports';
 import { localLambdaContext } from '../local/queue';
@@ -128,7 +129,7 @@ async function reportMeter({ dynamo, names }: Bench) {
       if (response.statusCode !== 200) {
         throw new Error(`report answered ${response.statusCode}: ${response.body}`);
       }
-      const body = reportSummarySchema.parse(JSON.parse(response.body ?? ''));
+      const body = v.parse(reportSummarySchema, JSON.parse(response.body ?? ''));
       if (body.series.length !== 90) throw new Error('expected 90 days');
       if (i > 0) runs.push({ label, applications, cost: lastCost!, wallMs }); // the first warms up
     }

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { z } from 'zod';
 import { otpChannelModes, smsTemplatesSchema, whatsappDecisionTemplatesSchema } from '../lambdas/lib/env';
 import { routes } from './api-routes';
@@ -74,6 +75,28 @@ const wafSchema = z.object({
 export const whatsappTiers = [250, 2000, 10_000, 100_000, 0] as const;
 
 /** SMS through AWS End User Messaging SMS, under India's DLT rules (docs/MESSAGING.md). */
+/**
+ * A schema of the functions' (valibot, lambdas/lib/env.ts) inside this file's zod: the
+ * same checks, failures reported at their paths.
+ */
+function checkedBy<T extends v.GenericSchema>(schema: T) {
+  return z
+    .custom<v.InferInput<T>>(() => true)
+    .transform((value, ctx): v.InferOutput<T> => {
+      const result = v.safeParse(schema, value);
+      if (result.success) return result.output;
+      for (const issue of result.issues) {
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: issue.path?.map((item) => String(item.key)) ?? [],
+        });
+      }
+      return z.NEVER;
+    })
+    .meta({ valibot: schema }); // for the docs test, which walks every setting's path
+}
+
 const smsSchema = z.object({
   /**
    * The sender id (DLT header, 6 letters) registered with DLT and in End User Messaging SMS:
@@ -90,7 +113,7 @@ const smsSchema = z.object({
   /** Message parts a second the sender id may send (End User Messaging SMS's limit; raise it by a quota request). */
   messagesPerSecond: z.number().int().positive(),
   /** Each template's DLT id and its text exactly as registered, `{#var#}` for the code. */
-  templates: smsTemplatesSchema,
+  templates: checkedBy(smsTemplatesSchema),
 });
 
 /** How codes and notices reach a phone (docs/MESSAGING.md). None of it is a secret. */
@@ -116,7 +139,7 @@ const messagingSchema = z.object({
       /** A decision is notified once it has stood this long: SQS delays a message at most 15 minutes. */
       quietPeriodSeconds: z.number().int().min(0).max(900).default(300),
       /** WhatsApp utility templates per decision; without them decisions go by SMS. */
-      whatsappTemplates: whatsappDecisionTemplatesSchema.optional(),
+      whatsappTemplates: checkedBy(whatsappDecisionTemplatesSchema).optional(),
     })
     .prefault({}),
 });

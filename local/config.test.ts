@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import { smsTemplatesSchema, whatsappDecisionTemplatesSchema } from '../lambdas/lib/env';
 import { localConfigSchema, localSms, localWhatsAppDecisionTemplates } from './config';
 import { matchTemplate } from './sms-sandbox';
@@ -15,8 +16,8 @@ describe('local settings', () => {
   });
 
   it('registers templates the functions accept, DLT-shaped, ending with the entity name', () => {
-    expect(smsTemplatesSchema.parse(localSms.templates)).toEqual(localSms.templates);
-    expect(whatsappDecisionTemplatesSchema.parse(localWhatsAppDecisionTemplates)).toEqual(
+    expect(v.parse(smsTemplatesSchema, localSms.templates)).toEqual(localSms.templates);
+    expect(v.parse(whatsappDecisionTemplatesSchema, localWhatsAppDecisionTemplates)).toEqual(
       localWhatsAppDecisionTemplates,
     );
     for (const purpose of ['otp', 'approved', 'rejected'] as const) {

@@ -1,8 +1,10 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetTopicAttributesCommand, ListSubscriptionsByTopicCommand, type SNSClient } from '@aws-sdk/client-sns';
+import * as v from 'valibot';
 import { providerSecretsSchema, type ProviderSecrets } from '../lambdas/adapters/secrets';
 import { providerSecretFindings } from '../contracts/config-findings';
 import { stackNames } from '../contracts/stack-names';
+import { issuePath } from '../rules/schema';
 import type { StageConfig } from '../lib/stages';
 import { read } from './preflight-aws';
 import type { PreflightReport } from './preflight-report';
@@ -50,16 +52,16 @@ export async function checkProviderSecret(
     unreadable(`The provider secret of ${config.stage} is not JSON.`);
     return undefined;
   }
-  const parsed = providerSecretsSchema.safeParse(json);
+  const parsed = v.safeParse(providerSecretsSchema, json);
   if (!parsed.success) {
-    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(the whole value)'))].join(', ');
+    const fields = [...new Set(parsed.issues.map((i) => issuePath(i) || '(the whole value)'))].join(', ');
     unreadable(`The provider secret of ${config.stage} has fields that are not strings: ${fields}.`);
     return undefined;
   }
-  const empty = providerSecretFindings(parsed.data, config);
+  const empty = providerSecretFindings(parsed.output, config);
   report.add(...empty);
   if (empty.length === 0) report.pass('Provider secret: every field the stage reads is set');
-  return parsed.data;
+  return parsed.output;
 }
 
 interface PolicyStatement {

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import * as z from 'zod';
 import type { ProviderSecrets } from '../lambdas/adapters/secrets';
 import { publicFlowEnvSchema } from '../lambdas/lib/env';
@@ -10,7 +11,7 @@ import type { PreflightReport } from './preflight-report';
 // The URLs and the Graph API version are those the functions use (lambdas/lib/env.ts).
 
 const functionDefault = (key: 'CAPTCHA_VERIFY_URL' | 'WHATSAPP_API_BASE_URL' | 'WHATSAPP_API_VERSION') =>
-  publicFlowEnvSchema.shape[key].parse(undefined);
+  v.parse(publicFlowEnvSchema.entries[key], undefined);
 export const SITEVERIFY_URL = functionDefault('CAPTCHA_VERIFY_URL');
 export const GRAPH_URL = `${functionDefault('WHATSAPP_API_BASE_URL').replace(/\/$/, '')}/${functionDefault('WHATSAPP_API_VERSION')}`;
 const TIMEOUT_MS = 10_000;

@@ -1,5 +1,7 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { istDay } from './ist';
+import { issuePath } from './schema';
 import {
   addDays,
   ageBucket,
@@ -203,7 +205,7 @@ describe('counter changes', () => {
 
 describe('filters', () => {
   it('defaults to every status and district, no bounds', () => {
-    expect(reportFiltersSchema.parse({})).toEqual({
+    expect(v.parse(reportFiltersSchema, {})).toEqual({
       from: null,
       to: null,
       statuses: ['pending', 'under_review', 'approved', 'rejected'],
@@ -212,7 +214,7 @@ describe('filters', () => {
   });
   it('reads comma lists, in canonical order, without duplicates', () => {
     expect(
-      reportFiltersSchema.parse({ status: 'approved, pending,approved', district: 'Madurai,Chennai' }),
+      v.parse(reportFiltersSchema, { status: 'approved, pending,approved', district: 'Madurai,Chennai' }),
     ).toMatchObject({
       statuses: ['pending', 'approved'],
       districts: ['Chennai', 'Madurai'],
@@ -220,8 +222,8 @@ describe('filters', () => {
   });
   it('answers field codes for bad input', () => {
     const codes = (input: Record<string, string>) => {
-      const result = reportFiltersSchema.safeParse(input);
-      return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+      const result = v.safeParse(reportFiltersSchema, input);
+      return result.success ? {} : Object.fromEntries(result.issues.map((i) => [issuePath(i), i.message]));
     };
     expect(codes({ from: '2026-02-30' })).toEqual({ from: 'INVALID_DATE' });
     // A bad day beside a good one is that day's error, not a range compared (a 500 once).
@@ -231,20 +233,20 @@ describe('filters', () => {
     expect(codes({ from: '2025-01-01', to: '2026-03-01' })).toEqual({ from: 'RANGE_TOO_LONG' });
     expect(codes({ status: 'pending,archived' })).toEqual({ status: 'INVALID_STATUS' });
     expect(codes({ district: 'Atlantis' })).toEqual({ district: 'INVALID_DISTRICT' });
-    expect(reportRowsQuerySchema.safeParse({ limit: '0' }).success).toBe(false);
-    expect(reportRowsQuerySchema.safeParse({ limit: '501' }).success).toBe(false);
-    expect(reportRowsQuerySchema.safeParse({ cursor: 'a b' }).success).toBe(false);
-    expect(reportRowsQuerySchema.parse({})).toMatchObject({ limit: 50 });
+    expect(v.safeParse(reportRowsQuerySchema, { limit: '0' }).success).toBe(false);
+    expect(v.safeParse(reportRowsQuerySchema, { limit: '501' }).success).toBe(false);
+    expect(v.safeParse(reportRowsQuerySchema, { cursor: 'a b' }).success).toBe(false);
+    expect(v.parse(reportRowsQuerySchema, {})).toMatchObject({ limit: 50 });
   });
   it('round-trips through query parameters', () => {
-    const filters = reportFiltersSchema.parse({
+    const filters = v.parse(reportFiltersSchema, {
       from: '2026-03-01',
       to: '2026-03-31',
       status: 'approved',
       district: 'Nilgiris,Chennai',
     });
     const query = Object.fromEntries(reportFiltersQuery(filters));
-    expect(reportFiltersSchema.parse(query)).toEqual(filters);
+    expect(v.parse(reportFiltersSchema, query)).toEqual(filters);
   });
 });
 
@@ -266,7 +268,7 @@ const days = [
     c[chennai] = [0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0];
   }),
 ];
-const filters = reportFiltersSchema.parse({ from: '2026-03-01', to: '2026-03-03' });
+const filters = v.parse(reportFiltersSchema, { from: '2026-03-01', to: '2026-03-03' });
 
 describe('folding day rows into the report: figures and filters', () => {
   it('sums every figure, with a point for every day of the range', () => {
@@ -277,7 +279,7 @@ describe('folding day rows into the report: figures and filters', () => {
       days,
       corrections: [],
     });
-    expect(reportSummarySchema.parse(report)).toEqual(report);
+    expect(v.parse(reportSummarySchema, report)).toEqual(report);
     expect(report).toMatchObject({
       total: 4,
       byStatus: { pending: 3, under_review: 0, approved: 1, rejected: 0 },
@@ -297,7 +299,7 @@ describe('folding day rows into the report: figures and filters', () => {
     expect(report.topDistricts).toEqual(report.byDistrict);
   });
   it('applies the district and status filters to every figure', () => {
-    const only = reportFiltersSchema.parse({
+    const only = v.parse(reportFiltersSchema, {
       from: '2026-03-01',
       to: '2026-03-03',
       district: 'Chennai',
@@ -341,7 +343,7 @@ describe('folding day rows into the report: figures and filters', () => {
         to: '25-34' as const,
       },
     ];
-    const only = reportFiltersSchema.parse({ from: '2026-03-01', to: '2026-03-03', district: 'Chennai' });
+    const only = v.parse(reportFiltersSchema, { from: '2026-03-01', to: '2026-03-03', district: 'Chennai' });
     const report = foldReport({
       asOf: '2026-03-10',
       filters: only,
@@ -365,7 +367,7 @@ describe('folding day rows into the report: corrections, empty and top districts
   it('has an empty series without a range, and rows of a fixed size', () => {
     const report = foldReport({
       asOf: '2026-03-10',
-      filters: reportFiltersSchema.parse({}),
+      filters: v.parse(reportFiltersSchema, {}),
       range: null,
       days: [],
       corrections: [],

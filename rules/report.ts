@@ -1,8 +1,9 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import { ageOn } from './age';
 import { applicationStatuses, type ApplicationStatus } from './application';
 import { districts } from './districts';
 import { type CalendarDate, formatDate, parseDate } from './ist';
+import { type AddFieldIssue, crossCheck, optionalPiped, requestObject } from './schema';
 
 // The report's terms, shared by the server (rollups, report API) and the SPA: the
 // counters of a rollup cell, days and age buckets as people grow older, the filters,
@@ -125,19 +126,21 @@ export function birthDatesCrossingBetween(after: string, through: string): strin
 // ---------------------------------------------------------------------------
 // Filters
 
-const dayParam = z
-  .string()
-  .optional()
-  .refine((s) => !s || parseDate(s) !== undefined, 'INVALID_DATE')
-  .transform((s) => (s ? s : null));
+const dayParam = v.pipe(
+  optionalPiped(v.string()),
+  v.check((s) => !s || parseDate(s) !== undefined, 'INVALID_DATE'),
+  v.transform((s) => (s ? s : null)),
+);
 
 /** 'a,b' or ['a','b'] -> distinct trimmed values; empty or missing -> []. */
 const listParam = (code: string, allowed: readonly string[]) =>
-  z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v) => [...new Set((Array.isArray(v) ? v : (v ?? '').split(',')).map((s) => s.trim()).filter(Boolean))])
-    .refine((values) => values.every((s) => allowed.includes(s)), code);
+  v.pipe(
+    optionalPiped(v.union([v.string(), v.array(v.string())])),
+    v.transform((value) => [
+      ...new Set((Array.isArray(value) ? value : (value ?? '').split(',')).map((s) => s.trim()).filter(Boolean)),
+    ]),
+    v.check((values) => values.every((s) => allowed.includes(s)), code),
+  );
 
 const filterFields = {
   from: dayParam,
@@ -153,14 +156,12 @@ interface RawFilters {
   district: string[];
 }
 
-function checkRange(value: RawFilters, ctx: z.RefinementCtx) {
-  // Zod runs this even when a day failed its own check: a range is only of two real days
-  // (dayCount throws on anything else, which answered 500).
+function checkRange(value: RawFilters, addIssue: AddFieldIssue) {
+  // This runs even when a day failed its own check (as it did under zod): a range is only
+  // of two real days (dayCount throws on anything else, which answered 500).
   if (value.from && value.to && parseDate(value.from) && parseDate(value.to)) {
-    if (value.from > value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'RANGE_INVALID' });
-    else if (dayCount(value.from, value.to) > MAX_REPORT_DAYS) {
-      ctx.addIssue({ code: 'custom', path: ['from'], message: 'RANGE_TOO_LONG' });
-    }
+    if (value.from > value.to) addIssue('to', 'RANGE_INVALID');
+    else if (dayCount(value.from, value.to) > MAX_REPORT_DAYS) addIssue('from', 'RANGE_TOO_LONG');
   }
 }
 
@@ -193,28 +194,33 @@ export interface ReportFilters {
  * = no bound), `status` and `district` (comma-separated; empty = all). Field codes:
  * INVALID_DATE, RANGE_INVALID, RANGE_TOO_LONG, INVALID_STATUS, INVALID_DISTRICT.
  */
-export const reportFiltersSchema = z.object(filterFields).superRefine(checkRange).transform(toFilters);
+export const reportFiltersSchema = v.pipe(
+  requestObject(filterFields),
+  crossCheck<RawFilters>(checkRange),
+  v.transform(toFilters),
+);
 
 export const MAX_ROWS_PER_PAGE = 500;
 
 /** Filters plus paging for the raw rows: `limit` (1-500, default 50) and an opaque `cursor`. */
-export const reportRowsQuerySchema = z
-  .object({
-    ...filterFields,
-    limit: z
-      .string()
-      .optional()
-      .transform((s) => (s === undefined || s === '' ? 50 : Number(s)))
-      .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_ROWS_PER_PAGE, 'INVALID_LIMIT'),
-    cursor: z
-      .string()
-      .max(1000, 'INVALID_CURSOR')
-      .regex(/^[A-Za-z0-9_-]*$/, 'INVALID_CURSOR')
-      .optional()
-      .transform((s) => (s ? s : undefined)),
-  })
-  .superRefine(checkRange)
-  .transform((value) => ({ filters: toFilters(value), limit: value.limit, cursor: value.cursor }));
+const reportRowsQueryFields = requestObject({
+  ...filterFields,
+  limit: v.pipe(
+    optionalPiped(v.string()),
+    v.transform((s) => (s === undefined || s === '' ? 50 : Number(s))),
+    v.check((n) => Number.isInteger(n) && n >= 1 && n <= MAX_ROWS_PER_PAGE, 'INVALID_LIMIT'),
+  ),
+  cursor: v.pipe(
+    v.optional(v.pipe(v.string(), v.maxLength(1000, 'INVALID_CURSOR'), v.regex(/^[A-Za-z0-9_-]*$/, 'INVALID_CURSOR'))),
+    v.transform((s) => (s ? s : undefined)),
+  ),
+});
+
+export const reportRowsQuerySchema = v.pipe(
+  reportRowsQueryFields,
+  crossCheck<v.InferOutput<typeof reportRowsQueryFields>>(checkRange),
+  v.transform((value) => ({ filters: toFilters(value), limit: value.limit, cursor: value.cursor })),
+);
 
 /** Query parameters for the filters (the SPA's side of reportFiltersSchema). */
 export function reportFiltersQuery(filters: {
@@ -234,56 +240,58 @@ export function reportFiltersQuery(filters: {
 // ---------------------------------------------------------------------------
 // Responses
 
-const count = z.number().int();
-const byStatusSchema = z.object(
-  Object.fromEntries(applicationStatuses.map((s) => [s, count])) as Record<ApplicationStatus, typeof count>,
-);
-const districtCountSchema = z.object({ district: z.string(), count });
+const count = v.pipe(v.number(), v.safeInteger());
+const byStatusEntries = Object.fromEntries(applicationStatuses.map((s) => [s, count])) as Record<
+  ApplicationStatus,
+  typeof count
+>;
+const byStatusSchema = v.object(byStatusEntries);
+const districtCountSchema = v.object({ district: v.string(), count });
 
-export const reportSummarySchema = z.object({
+export const reportSummarySchema = v.object({
   /** The IST day the ages are computed for (today at the time of the request). */
-  asOf: z.string(),
-  filters: z.object({
-    from: z.string().nullable(),
-    to: z.string().nullable(),
-    statuses: z.array(z.enum(applicationStatuses)),
-    districts: z.array(z.string()),
+  asOf: v.string(),
+  filters: v.object({
+    from: v.nullable(v.string()),
+    to: v.nullable(v.string()),
+    statuses: v.array(v.picklist(applicationStatuses)),
+    districts: v.array(v.string()),
   }),
   /** The days covered: the filters' bounds, an open bound taken from the data; null when there is none. */
-  range: z.object({ from: z.string(), to: z.string() }).nullable(),
+  range: v.nullable(v.object({ from: v.string(), to: v.string() })),
   total: count,
   byStatus: byStatusSchema,
   /** Districts with at least one application, most first (ties by name); missing as Unknown. */
-  byDistrict: z.array(districtCountSchema),
-  byGender: z.object({ Male: count, Female: count, Unknown: count }),
-  byMember: z.object({ Yes: count, No: count }),
-  byAge: z.object(Object.fromEntries(ageBuckets.map((b) => [b, count])) as Record<AgeBucket, typeof count>),
+  byDistrict: v.array(districtCountSchema),
+  byGender: v.object({ Male: count, Female: count, Unknown: count }),
+  byMember: v.object({ Yes: count, No: count }),
+  byAge: v.object(Object.fromEntries(ageBuckets.map((b) => [b, count])) as Record<AgeBucket, typeof count>),
   /** Every IST day of the range, zeros included, oldest first. */
-  series: z.array(z.object({ day: z.string(), total: count, byStatus: byStatusSchema })),
+  series: v.array(v.object({ day: v.string(), total: count, byStatus: byStatusSchema })),
   /** The first ten of byDistrict. */
-  topDistricts: z.array(districtCountSchema).max(10),
+  topDistricts: v.pipe(v.array(districtCountSchema), v.maxLength(10)),
 });
-export type ReportSummary = z.infer<typeof reportSummarySchema>;
+export type ReportSummary = v.InferOutput<typeof reportSummarySchema>;
 
-const reportRowSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  phone_number: z.string(),
-  revenue_district: z.string().nullable(),
-  application_status: z.string(),
-  submitted_at: z.string(),
+const reportRowSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  phone_number: v.string(),
+  revenue_district: v.nullable(v.string()),
+  application_status: v.string(),
+  submitted_at: v.string(),
 });
-export type ReportRow = z.infer<typeof reportRowSchema>;
+export type ReportRow = v.InferOutput<typeof reportRowSchema>;
 
-export const reportRowsResponseSchema = z.object({
+export const reportRowsResponseSchema = v.object({
   /** Newest first. */
-  items: z.array(reportRowSchema),
+  items: v.array(reportRowSchema),
   /** Pass as `cursor` for the next page; absent on the last page. */
-  nextCursor: z.string().optional(),
+  nextCursor: v.optional(v.string()),
   /** Applications matching the filters (from the rollups). */
   total: count,
 });
-export type ReportRowsResponse = z.infer<typeof reportRowsResponseSchema>;
+export type ReportRowsResponse = v.InferOutput<typeof reportRowsResponseSchema>;
 
-export const statsResponseSchema = z.object({ total: count, ...byStatusSchema.shape });
-export type StatsResponse = z.infer<typeof statsResponseSchema>;
+export const statsResponseSchema = v.object({ total: count, ...byStatusEntries });
+export type StatsResponse = v.InferOutput<typeof statsResponseSchema>;

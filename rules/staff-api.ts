@@ -1,9 +1,10 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import { deliveryStatuses, otpChannels } from './api';
 import { applicationStatuses } from './application';
 import { districts } from './districts';
 import { parseDate } from './ist';
 import { reportFiltersSchema } from './report';
+import { crossCheck, requestObject, union, uuid } from './schema';
 import { isPlainMultilineText } from './text';
 
 // Shapes of the staff API, shared by the handlers and the SPA.
@@ -13,29 +14,37 @@ export const pageSizes = [10, 20, 50, 100] as const;
 export const EXPORT_PAGE_SIZE = 1000;
 
 const districtNames = new Set(districts.map((d) => d.en));
-const day = z.string().refine((s) => parseDate(s) !== undefined, 'INVALID_DATE');
+const day = v.pipe(
+  v.string(),
+  v.check((s) => parseDate(s) !== undefined, 'INVALID_DATE'),
+);
 
-export const applicationFiltersSchema = z
-  .object({
-    q: z
-      .string()
-      .trim()
-      .max(100, 'TOO_LONG')
-      .optional()
-      .transform((s) => s || undefined),
-    status: z.enum(applicationStatuses, 'INVALID').optional(),
-    district: z
-      .string()
-      .refine((s) => districtNames.has(s), 'INVALID')
-      .optional(),
-    from: day.optional(),
-    to: day.optional(),
-  })
-  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'INVALID_RANGE', path: ['to'] });
-export type ApplicationFilters = z.infer<typeof applicationFiltersSchema>;
+const applicationFilterFields = requestObject({
+  q: v.pipe(
+    v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'TOO_LONG'))),
+    v.transform((s) => s || undefined),
+  ),
+  status: v.optional(v.picklist(applicationStatuses, 'INVALID')),
+  district: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => districtNames.has(s), 'INVALID'),
+    ),
+  ),
+  from: v.optional(day),
+  to: v.optional(day),
+});
+
+export const applicationFiltersSchema = v.pipe(
+  applicationFilterFields,
+  crossCheck<v.InferOutput<typeof applicationFilterFields>>((f, addIssue) => {
+    if (!(!f.from || !f.to || f.from <= f.to)) addIssue('to', 'INVALID_RANGE');
+  }),
+);
+export type ApplicationFilters = v.InferOutput<typeof applicationFiltersSchema>;
 
 /** An export's id, as exports-start makes it (a UUID). */
-export const exportIdSchema = z.uuid('INVALID');
+export const exportIdSchema = uuid('INVALID');
 
 /**
  * POST /api/admin/applications/search: the dashboard's page. The search term (names and
@@ -43,104 +52,115 @@ export const exportIdSchema = z.uuid('INVALID');
  * every query string. `exportId` names the export these pages are read for, so that the
  * server counts its rows.
  */
-export const listRequestSchema = z.object({
-  filters: applicationFiltersSchema.prefault({}),
-  pageSize: z
-    .number('INVALID')
-    .refine((n) => (pageSizes as readonly number[]).includes(n) || n === EXPORT_PAGE_SIZE, 'INVALID')
-    .default(10),
-  cursor: z.string().max(2000, 'INVALID').optional(),
-  exportId: exportIdSchema.optional(),
+export const listRequestSchema = requestObject({
+  filters: v.optional(applicationFiltersSchema, () => ({})),
+  pageSize: v.optional(
+    v.pipe(
+      v.number('INVALID'),
+      v.check((n) => (pageSizes as readonly number[]).includes(n) || n === EXPORT_PAGE_SIZE, 'INVALID'),
+    ),
+    10,
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000, 'INVALID'))),
+  exportId: v.optional(exportIdSchema),
 });
-export type ListRequest = z.input<typeof listRequestSchema>;
+export type ListRequest = v.InferInput<typeof listRequestSchema>;
 
-export const auditEntrySchema = z.object({
-  at: z.string(),
+export const auditEntrySchema = v.object({
+  at: v.string(),
   /** The email at the time; the stable subject when the token carried none (an access token). */
-  by: z.string(),
-  action: z.enum(['status', 'erase', 'export']),
-  from: z.string().optional(),
-  to: z.string().optional(),
-  note: z.string().optional(),
+  by: v.string(),
+  action: v.picklist(['status', 'erase', 'export']),
+  from: v.optional(v.string()),
+  to: v.optional(v.string()),
+  note: v.optional(v.string()),
 });
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export type AuditEntry = v.InferOutput<typeof auditEntrySchema>;
 
 /** An application as staff see it: the spec's fields, without internal keys. */
-export const applicationRowSchema = z.object({
-  id: z.string(),
-  phone_number: z.string(),
-  alternate_phone_number: z.string().optional(),
-  name: z.string(),
-  email: z.string().optional(),
-  gender: z.string().optional(),
-  date_of_birth: z.string().optional(),
-  revenue_district: z.string().optional(),
-  assembly_constituency: z.string().optional(),
-  education: z.string().optional(),
-  specialization: z.string().optional(),
-  occupation: z.string().optional(),
-  address: z.string().optional(),
-  is_already_member: z.boolean().optional(),
-  want_to_volunteer: z.boolean().optional(),
-  want_to_join_and_volunteer: z.boolean().optional(),
-  motivation: z.string().optional(),
-  application_status: z.enum(applicationStatuses),
-  submitted_at: z.string(),
-  updated_at: z.string().optional(),
+export const applicationRowSchema = v.object({
+  id: v.string(),
+  phone_number: v.string(),
+  alternate_phone_number: v.optional(v.string()),
+  name: v.string(),
+  email: v.optional(v.string()),
+  gender: v.optional(v.string()),
+  date_of_birth: v.optional(v.string()),
+  revenue_district: v.optional(v.string()),
+  assembly_constituency: v.optional(v.string()),
+  education: v.optional(v.string()),
+  specialization: v.optional(v.string()),
+  occupation: v.optional(v.string()),
+  address: v.optional(v.string()),
+  is_already_member: v.optional(v.boolean()),
+  want_to_volunteer: v.optional(v.boolean()),
+  want_to_join_and_volunteer: v.optional(v.boolean()),
+  motivation: v.optional(v.string()),
+  application_status: v.picklist(applicationStatuses),
+  submitted_at: v.string(),
+  updated_at: v.optional(v.string()),
 });
-export type ApplicationRow = z.infer<typeof applicationRowSchema>;
+export type ApplicationRow = v.InferOutput<typeof applicationRowSchema>;
 
-export const listResponseSchema = z.object({
-  items: z.array(applicationRowSchema),
-  nextCursor: z.string().optional(),
-  total: z.number(),
+export const listResponseSchema = v.object({
+  items: v.array(applicationRowSchema),
+  nextCursor: v.optional(v.string()),
+  total: v.number(),
 });
-export type ListResponse = z.infer<typeof listResponseSchema>;
+export type ListResponse = v.InferOutput<typeof listResponseSchema>;
 
 /** A decision notice that went to the applicant, with what its provider last reported. */
-const decisionNoticeSchema = z.object({
-  decision: z.enum(['approved', 'rejected']),
-  channel: z.enum(otpChannels),
-  sentAt: z.string(),
-  status: z.enum(deliveryStatuses),
+const decisionNoticeSchema = v.object({
+  decision: v.picklist(['approved', 'rejected']),
+  channel: v.picklist(otpChannels),
+  sentAt: v.string(),
+  status: v.picklist(deliveryStatuses),
   /** The provider's code when the delivery failed (e.g. 131026, TEXT_BLOCKED). */
-  errorCode: z.string().optional(),
+  errorCode: v.optional(v.string()),
 });
-export type DecisionNotice = z.infer<typeof decisionNoticeSchema>;
+export type DecisionNotice = v.InferOutput<typeof decisionNoticeSchema>;
 
-export const applicationDetailSchema = z.object({
+export const applicationDetailSchema = v.object({
   application: applicationRowSchema,
-  audit: z.array(auditEntrySchema),
+  audit: v.array(auditEntrySchema),
   /** Newest first; empty when none went (or notices are off). */
-  notices: z.array(decisionNoticeSchema).default([]),
+  notices: v.optional(v.array(decisionNoticeSchema), () => []),
 });
-export type ApplicationDetail = z.infer<typeof applicationDetailSchema>;
+export type ApplicationDetail = v.InferOutput<typeof applicationDetailSchema>;
 
-export const statusChangeRequestSchema = z.object({
-  ids: z.array(z.string().min(1).max(100)).min(1, 'REQUIRED').max(100, 'TOO_MANY'),
-  status: z.enum(applicationStatuses, 'INVALID'),
-  note: z.string().trim().max(500, 'TOO_LONG').refine(isPlainMultilineText, 'INVALID_CHARACTERS').optional(),
+export const statusChangeRequestSchema = requestObject({
+  ids: v.pipe(
+    v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
+    v.minLength(1, 'REQUIRED'),
+    v.maxLength(100, 'TOO_MANY'),
+  ),
+  status: v.picklist(applicationStatuses, 'INVALID'),
+  note: v.optional(
+    v.pipe(v.string(), v.trim(), v.maxLength(500, 'TOO_LONG'), v.check(isPlainMultilineText, 'INVALID_CHARACTERS')),
+  ),
 });
-export type StatusChangeRequest = z.infer<typeof statusChangeRequestSchema>;
+export type StatusChangeRequest = v.InferOutput<typeof statusChangeRequestSchema>;
 
-export const statusChangeResponseSchema = z.object({
-  changed: z.array(z.string()),
+export const statusChangeResponseSchema = v.object({
+  changed: v.array(v.string()),
   /** Already had the requested status: nothing written, no audit entry. */
-  unchanged: z.array(z.string()).default([]),
-  notFound: z.array(z.string()),
+  unchanged: v.optional(v.array(v.string()), () => []),
+  notFound: v.array(v.string()),
 });
-export type StatusChangeResponse = z.infer<typeof statusChangeResponseSchema>;
+export type StatusChangeResponse = v.InferOutput<typeof statusChangeResponseSchema>;
 
 /** An export of the dashboard's list (`filters`) or of the Reports page's rows (`report`). */
-export const exportStartRequestSchema = z.union([
-  z.object({ filters: applicationFiltersSchema }),
-  z.object({ report: reportFiltersSchema }),
+export const exportStartRequestSchema = union([
+  requestObject({ filters: applicationFiltersSchema }),
+  requestObject({ report: reportFiltersSchema }),
 ]);
-export type ExportStartRequest = z.input<typeof exportStartRequestSchema>;
-export const exportStartResponseSchema = z.object({ exportId: z.string(), total: z.number() });
+export type ExportStartRequest = v.InferInput<typeof exportStartRequestSchema>;
+export const exportStartResponseSchema = v.object({ exportId: v.string(), total: v.number() });
 /**
  * The browser's count is not asked for: the server counted the rows it served for the
  * export. A `rows` sent by an older page is accepted and ignored.
  */
-export const exportCompleteRequestSchema = z.object({ rows: z.number().int().min(0).optional() });
-export const exportCompleteResponseSchema = z.object({ exportId: z.string(), rows: z.number() });
+export const exportCompleteRequestSchema = requestObject({
+  rows: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+});
+export const exportCompleteResponseSchema = v.object({ exportId: v.string(), rows: v.number() });

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { applicationFieldsSchema } from './application';
 import { sampleApplication } from '../test/support/public-flow';
@@ -5,7 +6,8 @@ import { textProblem } from './text';
 
 const base = sampleApplication();
 const fieldCode = (field: 'name' | 'motivation', value: string) =>
-  applicationFieldsSchema.safeParse({ ...base, [field]: value }).error?.issues.find((i) => i.path[0] === field)?.message;
+  v.safeParse(applicationFieldsSchema, { ...base, [field]: value }).issues?.find((i) => i.path?.[0]?.key === field)
+    ?.message;
 
 describe('free text', () => {
   it.each([

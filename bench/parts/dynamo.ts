@@ -45,6 +45,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import * as v from 'valibot';
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -660,7 +661,7 @@ runPart('dynamo', async (add) => {
       const reviewed = await metered.measure(() =>
         handlers.status(adminEvent({ ids: [id], status: 'approved', note: 'Checked by phone.' }), context()),
       );
-      const change = statusChangeResponseSchema.parse(answer(reviewed.result, 200, 'status change'));
+      const change = v.parse(statusChangeResponseSchema, answer(reviewed.result, 200, 'status change'));
       if (change.changed.length !== 1) throw new Error('the status did not change');
       const modified = await storedImage(id);
       const restreamed = await metered.measure(() => handlers.stream(streamEvent(id, 'MODIFY', modified, inserted)));
@@ -700,7 +701,7 @@ runPart('dynamo', async (add) => {
         const pageRuns: Work[] = [];
         for (let i = 0; i < repeats; i++) {
           const page = await metered.measure(() => handlers.list(listEvent({ filters: query }), context()));
-          const body = listResponseSchema.parse(answer(page.result, 200, kind));
+          const body = v.parse(listResponseSchema, answer(page.result, 200, kind));
           // A page that returned less than a page would read less and prove nothing.
           if (body.items.length !== 10) throw new Error(`${kind} returned ${body.items.length} rows, not 10`);
           pageRuns.push(page.work);
@@ -713,7 +714,7 @@ runPart('dynamo', async (add) => {
       for (let i = 0; i < READ_REPEATS; i++) {
         reportWork = undefined;
         const response = await reportHandler(staffEvent({ from: shiftDay(yesterday, -89), to: yesterday }), context());
-        const body = reportSummarySchema.parse(answer(response, 200, 'report'));
+        const body = v.parse(reportSummarySchema, answer(response, 200, 'report'));
         if (body.series.length !== 90) throw new Error(`the report has ${body.series.length} days, not 90`);
         if (!reportWork) throw new Error('the report was not metered');
         reportRuns.push(reportWork);
@@ -724,7 +725,7 @@ runPart('dynamo', async (add) => {
       // export-applications.ts): start (audit entry and exact total), the listing 1000 rows
       // a request, completion.
       const exported = await metered.measure(async () => {
-        const filters = applicationFiltersSchema.parse({});
+        const filters = v.parse(applicationFiltersSchema, {});
         // The subject of staffEvent's claims: the pages count into this person's export.
         const actor = { sub: 'staff', email: 'bench@example.org' };
         const [exportId, expected] = await Promise.all([
@@ -738,7 +739,7 @@ runPart('dynamo', async (add) => {
             listEvent({ pageSize: 1000, exportId, ...(cursor && { cursor }) }),
             context(),
           );
-          const body = listResponseSchema.parse(answer(page, 200, 'export page'));
+          const body = v.parse(listResponseSchema, answer(page, 200, 'export page'));
           rows += body.items.length;
           cursor = body.nextCursor;
         } while (cursor);

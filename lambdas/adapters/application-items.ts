@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as v from 'valibot';
+import { notArray } from '../../rules/schema';
 import { tables } from '../../contracts/table-definitions';
 import type { ApplicationFields, ApplicationStatus } from '../../rules/application';
 import { type ApplicationRow, applicationRowSchema } from '../../rules/staff-api';
@@ -112,13 +113,13 @@ export const guardItem = (a: { id: string; phone_number: string; submitted_at: s
  * A stored application as read: the row's fields checked, every other attribute kept
  * (consent, status_changed_at, index keys) for the readers that need them.
  */
-export const storedApplicationSchema = z.looseObject({
-  ...applicationRowSchema.shape,
-  consent: z.looseObject({ language: z.enum(['en', 'ta']).optional() }).optional(),
+export const storedApplicationSchema = v.looseObject({
+  ...applicationRowSchema.entries,
+  consent: v.optional(notArray(v.looseObject({ language: v.optional(v.picklist(['en', 'ta'])) }))),
 });
-export type StoredItem = z.infer<typeof storedApplicationSchema>;
+export type StoredItem = v.InferOutput<typeof storedApplicationSchema>;
 
 /** The row staff see: the fields only, never the index keys, consent or source. */
 export function toRow(item: Record<string, unknown>): ApplicationRow {
-  return applicationRowSchema.parse(item);
+  return v.parse(applicationRowSchema, item);
 }

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as v from 'valibot';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
 import {
@@ -75,14 +75,14 @@ export function sortKeyBounds(days: { from?: string | null; to?: string | null }
   };
 }
 
-const cursorSchema = z.object({
-  v: z.literal(1),
+const cursorSchema = v.object({
+  v: v.literal(1),
   /** The last row's sort key: only one an application could have. */
-  after: z.string().max(400).regex(submittedSortPattern),
+  after: v.pipe(v.string(), v.maxLength(400), v.regex(submittedSortPattern)),
   /** The report's total, counted on its first page. */
-  total: z.number().int().min(0).optional(),
+  total: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
 });
-type ListingCursor = z.infer<typeof cursorSchema>;
+type ListingCursor = v.InferOutput<typeof cursorSchema>;
 
 export function encodeCursor(cursor: ListingCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
@@ -91,8 +91,8 @@ export function encodeCursor(cursor: ListingCursor): string {
 /** The cursor, or undefined when it is not one of ours. */
 export function decodeCursor(value: string): ListingCursor | undefined {
   try {
-    const parsed = cursorSchema.safeParse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
+    const parsed = v.safeParse(cursorSchema, JSON.parse(Buffer.from(value, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.output : undefined;
   } catch {
     return undefined;
   }

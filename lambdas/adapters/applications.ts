@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import {
   type ApplicationItem,
   applicationKey,
@@ -121,7 +122,7 @@ export function makeApplicationRepository(db: DynamoDBDocumentClient, tableName:
           ConsistentRead: options?.consistent ?? false,
         }),
       );
-      return result.Item && storedApplicationSchema.parse(result.Item);
+      return result.Item && v.parse(storedApplicationSchema, result.Item);
     },
   };
 }

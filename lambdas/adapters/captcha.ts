@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import { type CallOptions, callTimeout } from '../lib/time-budget';
 
 // reCAPTCHA v3, checked on the server: success, the expected action, a score at or
@@ -8,11 +8,11 @@ export interface CaptchaVerifier {
   verify(token: string, remoteIp?: string, options?: CallOptions): Promise<boolean>;
 }
 
-const siteverifySchema = z.object({
-  success: z.boolean(),
-  score: z.number().optional(),
-  action: z.string().optional(),
-  hostname: z.string().optional(),
+const siteverifySchema = v.object({
+  success: v.boolean(),
+  score: v.optional(v.number()),
+  action: v.optional(v.string()),
+  hostname: v.optional(v.string()),
 });
 
 export function makeRecaptchaVerifier(options: {
@@ -36,9 +36,9 @@ export function makeRecaptchaVerifier(options: {
           body: form,
           signal: AbortSignal.timeout(callTimeout(options.timeoutMs ?? 5000, callOptions)),
         });
-        const result = siteverifySchema.safeParse(await response.json());
+        const result = v.safeParse(siteverifySchema, await response.json());
         if (!result.success) return false;
-        const { success, score, action, hostname } = result.data;
+        const { success, score, action, hostname } = result.output;
         return (
           success &&
           action === options.action &&

@@ -7,7 +7,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as v from 'valibot';
 import type { OtpChannel } from '../../rules/api';
 import type { DecisionNotice } from '../../rules/staff-api';
 import type { DeliveryStore } from './deliveries';
@@ -54,19 +54,19 @@ export interface DecisionNoticeStore {
   sentFor(applicationId: string): Promise<SentNotice[]>;
 }
 
-const claimSchema = z.object({
-  pk: z.string(),
-  decision: z.enum(decisions),
-  lease_until: z.number().optional(),
-  channel: z.enum(['whatsapp', 'sms']).optional(),
-  message_id: z.string().optional(),
-  sent_at: z.string().optional(),
+const claimSchema = v.object({
+  pk: v.string(),
+  decision: v.picklist(decisions),
+  lease_until: v.optional(v.number()),
+  channel: v.optional(v.picklist(['whatsapp', 'sms'])),
+  message_id: v.optional(v.string()),
+  sent_at: v.optional(v.string()),
 });
 
 function sentNotice(item: Record<string, unknown> | undefined): SentNotice | undefined {
-  const parsed = claimSchema.safeParse(item);
+  const parsed = v.safeParse(claimSchema, item);
   if (!parsed.success) return undefined;
-  const { decision, channel, message_id: messageId, sent_at: sentAt } = parsed.data;
+  const { decision, channel, message_id: messageId, sent_at: sentAt } = parsed.output;
   return channel && messageId && sentAt ? { decision, channel, messageId, sentAt } : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as v from 'valibot';
 import { type DeliveryStatus, deliveryStatuses, type OtpChannel, otpChannels } from '../../rules/api';
 
 // What each provider said about each message it accepted (docs/MESSAGING.md, "Delivery
@@ -64,24 +64,24 @@ const DELIVERY_TTL_SECONDS = 30 * 86_400;
 
 const timeAttribute = (status: DeliveryStatus) => `${status}_at` as const;
 
-const itemSchema = z.object({
-  pk: z.string().startsWith('MSG#'),
-  channel: z.enum(otpChannels),
-  purpose: z.enum(['otp', 'welcome', 'decision']).optional(),
-  status: z.enum(deliveryStatuses),
-  status_rank: z.number().int(),
-  error_code: z.string().optional(),
-  accepted_at: z.string().optional(),
-  sent_at: z.string().optional(),
-  delivered_at: z.string().optional(),
-  read_at: z.string().optional(),
-  failed_at: z.string().optional(),
-  application_id: z.string().optional(),
-  decision: z.enum(['approved', 'rejected']).optional(),
-  ttl: z.number().optional(),
+const itemSchema = v.object({
+  pk: v.pipe(v.string(), v.startsWith('MSG#')),
+  channel: v.picklist(otpChannels),
+  purpose: v.optional(v.picklist(['otp', 'welcome', 'decision'])),
+  status: v.picklist(deliveryStatuses),
+  status_rank: v.pipe(v.number(), v.safeInteger()),
+  error_code: v.optional(v.string()),
+  accepted_at: v.optional(v.string()),
+  sent_at: v.optional(v.string()),
+  delivered_at: v.optional(v.string()),
+  read_at: v.optional(v.string()),
+  failed_at: v.optional(v.string()),
+  application_id: v.optional(v.string()),
+  decision: v.optional(v.picklist(['approved', 'rejected'])),
+  ttl: v.optional(v.number()),
 });
 
-function toRecord(ref: MessageRef, item: z.infer<typeof itemSchema>): DeliveryRecord {
+function toRecord(ref: MessageRef, item: v.InferOutput<typeof itemSchema>): DeliveryRecord {
   return {
     channel: item.channel,
     messageId: ref.messageId,
@@ -204,7 +204,7 @@ export function makeDeliveryStore(
     async get(ref) {
       const result = await db.send(new GetCommand({ TableName: tableName, Key: { pk: deliveryKey(ref) } }));
       if (!result.Item) return undefined;
-      const item = itemSchema.parse(result.Item);
+      const item = v.parse(itemSchema, result.Item);
       // DynamoDB may take a while to remove an expired item.
       if (item.ttl !== undefined && item.ttl * 1000 <= clock().getTime()) return undefined;
       return toRecord(ref, item);

@@ -1,20 +1,20 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as v from 'valibot';
 
 // One OTP record per number (pk = the 91-prefixed number): storing a new code replaces
 // any older one. Only a keyed hash of the code is stored. `ttl` lets DynamoDB remove
 // the record; expiry is also checked on every read, since TTL deletion can lag.
-const recordSchema = z.object({
-  pk: z.string(),
-  code_hash: z.string(),
-  expires_at: z.number(),
-  attempts: z.number(),
-  created_at: z.string(),
+const recordSchema = v.object({
+  pk: v.string(),
+  code_hash: v.string(),
+  expires_at: v.number(),
+  attempts: v.number(),
+  created_at: v.string(),
   /** Names the send that made this code; its delivery handle carries it (see otp-verify). */
-  request_id: z.string().optional(),
+  request_id: v.optional(v.string()),
 });
-export type OtpRecord = z.infer<typeof recordSchema>;
+export type OtpRecord = v.InferOutput<typeof recordSchema>;
 
 type AttemptResult =
   { kind: 'counted'; record: OtpRecord } | { kind: 'not-found' } | { kind: 'exhausted'; record: OtpRecord };
@@ -62,11 +62,11 @@ export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): Otp
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
-        return { kind: 'counted', record: recordSchema.parse(result.Attributes) };
+        return { kind: 'counted', record: v.parse(recordSchema, result.Attributes) };
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        const old = recordSchema.safeParse(error.Item ? unmarshallLoose(error.Item) : undefined);
-        return old.success ? { kind: 'exhausted', record: old.data } : { kind: 'not-found' };
+        const old = v.safeParse(recordSchema, error.Item ? unmarshallLoose(error.Item) : undefined);
+        return old.success ? { kind: 'exhausted', record: old.output } : { kind: 'not-found' };
       }
     },
     async remove(phone, codeHash) {

@@ -1,32 +1,33 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as v from 'valibot';
+import { isoDateTime } from '../../rules/schema';
 
 // What the handlers hand to the outbound queue: small messages that name the
 // application; the consumer reads the application itself, so no personal data sits in
 // the queue. After a submit: the welcome message and the webhook. After an admin's
 // approval or rejection: the decision notice, with the time of the change it notifies.
 
-const applicationId = z.string().min(1);
+const applicationId = v.pipe(v.string(), v.minLength(1));
 
 export const decisions = ['approved', 'rejected'] as const;
 export type Decision = (typeof decisions)[number];
 
-const decisionMessageSchema = z.object({
-  kind: z.literal('decision'),
+const decisionMessageSchema = v.object({
+  kind: v.literal('decision'),
   applicationId,
-  decision: z.enum(decisions),
+  decision: v.picklist(decisions),
   /** When the status was set (ISO); the notice goes only if it is still the application's last change. */
-  changedAt: z.iso.datetime(),
+  changedAt: isoDateTime(),
 });
-export type DecisionMessage = z.infer<typeof decisionMessageSchema>;
+export type DecisionMessage = v.InferOutput<typeof decisionMessageSchema>;
 
-export const outboundMessageSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('welcome'), applicationId }),
-  z.object({ kind: z.literal('webhook'), applicationId }),
+export const outboundMessageSchema = v.variant('kind', [
+  v.object({ kind: v.literal('welcome'), applicationId }),
+  v.object({ kind: v.literal('webhook'), applicationId }),
   decisionMessageSchema,
 ]);
-export type OutboundMessage = z.infer<typeof outboundMessageSchema>;
+export type OutboundMessage = v.InferOutput<typeof outboundMessageSchema>;
 
 /** SQS's longest DelaySeconds. */
 export const MAX_DELAY_SECONDS = 900;

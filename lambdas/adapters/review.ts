@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import * as v from 'valibot';
 import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
@@ -219,7 +220,7 @@ export function makeReviewStore(
         }),
       );
       return (result.Items ?? []).map((item: Record<string, unknown>) =>
-        auditEntrySchema.parse({ ...item, by: item.by || item.by_sub }),
+        v.parse(auditEntrySchema, { ...item, by: item.by || item.by_sub }),
       );
     },
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import { tables } from '../../contracts/table-definitions';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { ageBuckets, COUNTERS_PER_CELL, genderKeys, memberKeys } from '../../rules/report';
@@ -87,22 +87,22 @@ export interface Totals {
   readonly lastDay?: string;
 }
 
-const stateItemSchema = z.object({
-  id: z.string(),
-  rev: z.number().int(),
-  seq: z.string().optional(),
-  day: z.string().optional(),
-  status: z.enum(applicationStatuses).optional(),
-  district: z.string().optional(),
-  gender: z.enum(genderKeys).optional(),
-  member: z.enum(memberKeys).optional(),
-  age: z.enum(ageBuckets).optional(),
-  age_day: z.string().optional(),
-  birth_date: z.string().optional(),
+const stateItemSchema = v.object({
+  id: v.string(),
+  rev: v.pipe(v.number(), v.safeInteger()),
+  seq: v.optional(v.string()),
+  day: v.optional(v.string()),
+  status: v.optional(v.picklist(applicationStatuses)),
+  district: v.optional(v.string()),
+  gender: v.optional(v.picklist(genderKeys)),
+  member: v.optional(v.picklist(memberKeys)),
+  age: v.optional(v.picklist(ageBuckets)),
+  age_day: v.optional(v.string()),
+  birth_date: v.optional(v.string()),
 });
 
 export function parseState(item: Record<string, unknown>): RollupState {
-  const s = stateItemSchema.parse(item);
+  const s = v.parse(stateItemSchema, item);
   const cell: CountedCell | undefined =
     s.day && s.status && s.district && s.gender && s.member && s.age
       ? {
@@ -145,15 +145,15 @@ export function stateItem(gen: string, state: RollupState): Record<string, unkno
   };
 }
 
-const metaItemSchema = z.object({
-  gen_current: z.string(),
-  gen_building: z.string().optional(),
-  aged_through: z.string(),
-  aging_to: z.string().optional(),
+const metaItemSchema = v.object({
+  gen_current: v.string(),
+  gen_building: v.optional(v.string()),
+  aged_through: v.string(),
+  aging_to: v.optional(v.string()),
 });
 
 export function parseMeta(item: Record<string, unknown>): RollupsMeta {
-  const m = metaItemSchema.parse(item);
+  const m = v.parse(metaItemSchema, item);
   return {
     current: m.gen_current,
     agedThrough: m.aged_through,
@@ -162,11 +162,11 @@ export function parseMeta(item: Record<string, unknown>): RollupsMeta {
   };
 }
 
-const numberOr0 = z.number().catch(0);
+const numberOr0 = v.fallback(v.number(), 0);
 
 /** The totals item; absent, every count is 0. */
 export function parseTotals(item: Record<string, unknown> | undefined): Totals {
-  const byStatus = Object.fromEntries(applicationStatuses.map((s) => [s, numberOr0.parse(item?.[s])])) as Record<
+  const byStatus = Object.fromEntries(applicationStatuses.map((s) => [s, v.parse(numberOr0, item?.[s])])) as Record<
     ApplicationStatus,
     number
   >;
@@ -177,11 +177,11 @@ export function parseTotals(item: Record<string, unknown> | undefined): Totals {
   };
 }
 
-const cellsSchema = z.array(z.array(z.number()));
+const cellsSchema = v.array(v.array(v.number()));
 
 export function parseDayRow(item: Record<string, unknown>): DayCounters {
   const { status, day } = parseDayKey(String(item.sk));
-  return { status, day, cells: cellsSchema.parse(item.c).map((row) => row.map((n) => n - COUNTER_BIAS)) };
+  return { status, day, cells: v.parse(cellsSchema, item.c).map((row) => row.map((n) => n - COUNTER_BIAS)) };
 }
 
 /** `SET c[i][j] = c[i][j] + :vN, ...` for one day row's counter changes (at most MAX_TERMS_PER_UPDATE). */

@@ -1,6 +1,7 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import * as z from 'zod';
+import * as v from 'valibot';
+import { issuePath, notArray } from '../../rules/schema';
 
 // Secrets never sit in environment variables, the template or the bundle: functions
 // get the ARNs of the secrets they were granted and read the values when first needed,
@@ -10,53 +11,55 @@ import * as z from 'zod';
 // token (lib/functions.ts, `secrets` of each route and background function).
 
 /** Filled in by the operator after the first deploy; empty values mean "not configured". */
-export const providerSecretsSchema = z.object({
-  whatsappToken: z.string().default(''),
-  whatsappPhoneNumberId: z.string().default(''),
+export const providerSecretEntries = {
+  whatsappToken: v.optional(v.string(), ''),
+  whatsappPhoneNumberId: v.optional(v.string(), ''),
   /** The Meta app's secret: X-Hub-Signature-256 of every webhook POST is an HMAC with it. */
-  whatsappAppSecret: z.string().default(''),
+  whatsappAppSecret: v.optional(v.string(), ''),
   /** What the operator typed as "Verify token" when subscribing the webhook in Meta's console. */
-  whatsappVerifyToken: z.string().default(''),
-  webhookUrl: z.string().default(''),
-  webhookUsername: z.string().default(''),
-  webhookPassword: z.string().default(''),
-  recaptchaSecret: z.string().default(''),
-});
-export type ProviderSecrets = z.infer<typeof providerSecretsSchema>;
+  whatsappVerifyToken: v.optional(v.string(), ''),
+  webhookUrl: v.optional(v.string(), ''),
+  webhookUsername: v.optional(v.string(), ''),
+  webhookPassword: v.optional(v.string(), ''),
+  recaptchaSecret: v.optional(v.string(), ''),
+};
+export const providerSecretsSchema = notArray(v.object(providerSecretEntries));
+export type ProviderSecrets = v.InferOutput<typeof providerSecretsSchema>;
 
 /** A generated key's secret: `{"value": "..."}`. */
-const generatedKeySchema = z.object({ value: z.string().min(32) });
+const generatedKeySchema = v.object({ value: v.pipe(v.string(), v.minLength(32)) });
 
 /**
  * The token CloudFront sends to the API as `x-origin-verify`. Two values during a rotation:
  * the API accepts `current` and `previous` until CloudFront sends the new one everywhere.
  */
-const originSecretSchema = z.object({
-  current: z.string().min(32),
-  previous: z.string().default(''),
+const originSecretSchema = v.object({
+  current: v.pipe(v.string(), v.minLength(32)),
+  previous: v.optional(v.string(), ''),
 });
-export type OriginTokens = z.infer<typeof originSecretSchema>;
+export type OriginTokens = v.InferOutput<typeof originSecretSchema>;
 
 /** Local mode: every value in one JSON (local/config.ts). */
-const localSecretsSchema = providerSecretsSchema.extend({
-  otpHashKey: z.string().min(32),
-  verificationSigningKey: z.string().min(32),
+const localSecretsSchema = v.object({
+  ...providerSecretEntries,
+  otpHashKey: v.pipe(v.string(), v.minLength(32)),
+  verificationSigningKey: v.pipe(v.string(), v.minLength(32)),
 });
 
-export const secretsEnvSchema = z.object({
-  APP_MODE: z.enum(['aws', 'local']).default('aws'),
-  PROVIDER_SECRET_ARN: z.string().optional(),
-  OTP_HASH_KEY_SECRET_ARN: z.string().optional(),
-  SIGNING_KEY_SECRET_ARN: z.string().optional(),
-  ORIGIN_SECRET_ARN: z.string().optional(),
-  LOCAL_SECRETS: z.string().optional(),
+export const secretsEnvSchema = v.object({
+  APP_MODE: v.optional(v.picklist(['aws', 'local']), 'aws'),
+  PROVIDER_SECRET_ARN: v.optional(v.string()),
+  OTP_HASH_KEY_SECRET_ARN: v.optional(v.string()),
+  SIGNING_KEY_SECRET_ARN: v.optional(v.string()),
+  ORIGIN_SECRET_ARN: v.optional(v.string()),
+  LOCAL_SECRETS: v.optional(v.string()),
 });
-export type SecretsEnv = z.infer<typeof secretsEnvSchema>;
+export type SecretsEnv = v.InferOutput<typeof secretsEnvSchema>;
 
 const SECRETS_MAX_AGE_SECONDS = 300;
 
 /** Parses a secret's JSON; the error names the secret and the fields, never a value. */
-function parseSecret<T extends z.ZodType>(schema: T, raw: unknown, what: string): z.infer<T> {
+function parseSecret<T extends v.GenericSchema>(schema: T, raw: unknown, what: string): v.InferOutput<T> {
   let value: unknown = raw;
   if (typeof raw === 'string') {
     try {
@@ -65,13 +68,11 @@ function parseSecret<T extends z.ZodType>(schema: T, raw: unknown, what: string)
       throw new Error(`Secret ${what} is not JSON`);
     }
   }
-  const result = schema.safeParse(value);
+  const result = v.safeParse(schema, value);
   if (!result.success) {
-    throw new Error(
-      `Secret ${what} is missing or has invalid fields: ${result.error.issues.map((i) => i.path.join('.')).join(', ')}`,
-    );
+    throw new Error(`Secret ${what} is missing or has invalid fields: ${result.issues.map(issuePath).join(', ')}`);
   }
-  return result.data;
+  return result.output;
 }
 
 /** The stage's secrets, each read when first asked for; a function asks only for those it was granted. */
@@ -97,11 +98,11 @@ export function makeSecretsLoader(env: SecretsEnv, client?: SecretsManagerClient
   }
   let provider: SecretsProvider | undefined;
   /** A granted secret's JSON by the ARN in its variable; a clear error when it was not granted. */
-  const read = async <T extends z.ZodType>(
+  const read = async <T extends v.GenericSchema>(
     variable: keyof SecretsEnv,
     schema: T,
     what: string,
-  ): Promise<z.infer<T>> => {
+  ): Promise<v.InferOutput<T>> => {
     const arn = env[variable];
     if (!arn) throw new Error(`Invalid function configuration: ${variable} (secret ${what} not granted)`);
     provider ??= new SecretsProvider({ awsSdkV3Client: client ?? new SecretsManagerClient({}) });

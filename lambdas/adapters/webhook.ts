@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as v from 'valibot';
+import { issuePath } from '../../rules/schema';
 
 // The automation workflow's webhook: each application, as the spec's payload plus
 // `application_id`, POSTed as JSON with HTTP basic auth. Callers see typed failures;
@@ -25,25 +26,25 @@ export class WebhookError extends Error {
 }
 
 /** What the stored application item must hold for the webhook; parsed, never cast. */
-const storedApplicationSchema = z.object({
-  id: z.string().min(1),
-  phone_number: z.string().min(1),
-  alternate_phone_number: z.string().optional(),
-  name: z.string(),
-  email: z.string().optional(),
-  gender: z.string(),
-  date_of_birth: z.string(),
-  revenue_district: z.string(),
-  assembly_constituency: z.string(),
-  education: z.string(),
-  specialization: z.string().optional(),
-  occupation: z.string(),
-  address: z.string().optional(),
-  is_already_member: z.boolean(),
-  motivation: z.string(),
-  application_status: z.string(),
-  submitted_at: z.string(),
-  updated_at: z.string().optional(),
+const storedApplicationSchema = v.object({
+  id: v.pipe(v.string(), v.minLength(1)),
+  phone_number: v.pipe(v.string(), v.minLength(1)),
+  alternate_phone_number: v.optional(v.string()),
+  name: v.string(),
+  email: v.optional(v.string()),
+  gender: v.string(),
+  date_of_birth: v.string(),
+  revenue_district: v.string(),
+  assembly_constituency: v.string(),
+  education: v.string(),
+  specialization: v.optional(v.string()),
+  occupation: v.string(),
+  address: v.optional(v.string()),
+  is_already_member: v.boolean(),
+  motivation: v.string(),
+  application_status: v.string(),
+  submitted_at: v.string(),
+  updated_at: v.optional(v.string()),
 });
 
 /** The webhook body: the spec's application fields (no index keys, no consent record) plus `application_id`. */
@@ -74,14 +75,12 @@ export interface WebhookPayload {
 
 /** Builds the webhook body from a stored application item; throws when the item lacks a field. */
 export function applicationWebhookPayload(item: unknown): WebhookPayload {
-  const result = storedApplicationSchema.safeParse(item);
+  const result = v.safeParse(storedApplicationSchema, item);
   if (!result.success) {
     // Field names only: the values are personal data.
-    throw new Error(
-      `Stored application is missing fields: ${result.error.issues.map((i) => i.path.join('.')).join(', ')}`,
-    );
+    throw new Error(`Stored application is missing fields: ${result.issues.map(issuePath).join(', ')}`);
   }
-  const a = result.data;
+  const a = result.output;
   return {
     id: a.id,
     application_id: a.id,

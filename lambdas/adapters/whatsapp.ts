@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import { callTimeout, type CallOptions } from '../lib/time-budget';
 
 // The WhatsApp side of the message gateway (the Cloud API); SMS is lambdas/adapters/sms.ts.
@@ -69,12 +69,12 @@ export interface WhatsAppConfig {
   readonly welcomeVideoLink?: string;
 }
 
-const successSchema = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) });
-const errorSchema = z.object({
-  error: z.object({
-    message: z.string().optional(),
-    code: z.number().optional(),
-    error_subcode: z.number().optional(),
+const successSchema = v.object({ messages: v.pipe(v.array(v.object({ id: v.string() })), v.minLength(1)) });
+const errorSchema = v.object({
+  error: v.object({
+    message: v.optional(v.string()),
+    code: v.optional(v.number()),
+    error_subcode: v.optional(v.number()),
   }),
 });
 
@@ -96,17 +96,17 @@ export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fe
       throw new WhatsAppError('network');
     }
     if (response.ok) {
-      const parsed = successSchema.safeParse(body);
-      if (parsed.success) return parsed.data.messages[0]!.id;
+      const parsed = v.safeParse(successSchema, body);
+      if (parsed.success) return parsed.output.messages[0]!.id;
       throw new WhatsAppError('provider', { status: response.status });
     }
-    const error = errorSchema.safeParse(body);
+    const error = v.safeParse(errorSchema, body);
     const provider = {
       status: response.status,
       ...(error.success && {
-        code: error.data.error.code,
-        subcode: error.data.error.error_subcode,
-        message: error.data.error.message,
+        code: error.output.error.code,
+        subcode: error.output.error.error_subcode,
+        message: error.output.error.message,
       }),
     };
     if (provider.code === 100 && provider.subcode === 33) throw new WhatsAppError('invalid-phone-number-id', provider);

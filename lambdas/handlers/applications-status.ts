@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import * as v from 'valibot';
 import { statusChangeRequestSchema, type StatusChangeResponse } from '../../rules/staff-api';
 import {
   type DecisionMessage,
@@ -102,13 +103,13 @@ async function queueNotices(
 export const handler = wiredOnFirstCall(() => {
   const { db, tables } = dbRuntime('applications', 'audit');
   const messaging = parseEnv(
-    publicFlowEnvSchema.pick({
-      APP_MODE: true,
-      AWS_REGION: true,
-      OUTBOUND_QUEUE_URL: true,
-      DECISION_NOTICES_ENABLED: true,
-      DECISION_QUIET_SECONDS: true,
-    }),
+    v.pick(publicFlowEnvSchema, [
+      'APP_MODE',
+      'AWS_REGION',
+      'OUTBOUND_QUEUE_URL',
+      'DECISION_NOTICES_ENABLED',
+      'DECISION_QUIET_SECONDS',
+    ]),
   );
   if (messaging.DECISION_NOTICES_ENABLED && !messaging.OUTBOUND_QUEUE_URL) {
     throw new Error('Invalid function configuration: OUTBOUND_QUEUE_URL (decision notices are on)');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import * as v from 'valibot';
 import { applicationSchema, submitRequestSchema, type SubmitResponse } from '../../rules/application';
 import { maskPhone } from '../../rules/phone';
 import { makeApplicationRepository, type ApplicationRepository } from '../adapters/applications';
@@ -36,13 +37,13 @@ export function makeHandler(deps: SubmitDeps) {
     if (!verification) throw new AppError('VERIFICATION_REQUIRED');
     const phone = verification.phone;
 
-    const parsed = applicationSchema({ now, verifiedMobile: phone.slice(2) }).safeParse(request.application);
+    const parsed = v.safeParse(applicationSchema({ now, verifiedMobile: phone.slice(2) }), request.application);
     if (!parsed.success) {
-      const fields = fieldCodes(parsed.error.issues);
+      const fields = fieldCodes(parsed.issues);
       const onlyAge = Object.values(fields).every((code) => code === 'UNDER_AGE');
       throw new AppError(onlyAge ? 'UNDER_AGE' : 'VALIDATION_FAILED', { fields });
     }
-    const { accept_terms: _accepted, email, ...fields } = parsed.data;
+    const { accept_terms: _accepted, email, ...fields } = parsed.output;
 
     const id = deps.newId();
     const submittedAt = now.toISOString();

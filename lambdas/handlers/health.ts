@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import * as z from 'zod';
+import * as v from 'valibot';
 import { providerSecretFindings } from '../../contracts/config-findings';
 import type { HealthResponse } from '../../rules/api';
 import { makeSecretsLoader, type ProviderSecrets, secretsEnvSchema } from '../adapters/secrets';
@@ -52,10 +52,11 @@ export function makeHandler({ db, applicationsTable, stage, clock, ...config }: 
   }
 }
 
-const healthEnvSchema = baseEnvSchema.extend({
+const healthEnvSchema = v.object({
+  ...baseEnvSchema.entries,
   /** Comma-separated setting paths (lib/stateless-stack.ts, from lib/placeholders.ts). */
-  STAGE_PLACEHOLDERS: z.string().default(''),
-  OTP_CHANNELS: z.enum(otpChannelModes).default('whatsapp'),
+  STAGE_PLACEHOLDERS: v.optional(v.string(), ''),
+  OTP_CHANNELS: v.optional(v.picklist(otpChannelModes), 'whatsapp'),
 });
 
 export const handler = wiredOnFirstCall(() => {

@@ -3,7 +3,7 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as v from 'valibot';
 import type { OtpChannel } from '../../rules/api';
 import { makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore } from '../adapters/decision-notices';
@@ -24,7 +24,7 @@ import {
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
 import { systemClock } from '../lib/clock';
 import { makeDynamoClient } from '../lib/dynamo';
-import { parseEnv, tableName } from '../lib/env';
+import { envInt, parseEnv, tableName } from '../lib/env';
 import {
   type DecisionDeps,
   DecisionNotConfiguredError,
@@ -58,27 +58,27 @@ import { wiredOnFirstCall } from '../lib/wiring';
 
 /** Idempotency records outlive the queue's retention (4 days) and a redrive from the DLQ soon after. */
 export const IDEMPOTENCY_EXPIRY_SECONDS = 7 * 24 * 3600;
-export const outboundConsumerEnvSchema = z.object({
+export const outboundConsumerEnvSchema = v.object({
   /**
    * First retry delay; doubles with each receive. 0 leaves the delay to the queue's own
    * visibility timeout. Default 60 s: 1, 2, 4, 8 minutes before the dead-letter queue.
    */
-  OUTBOUND_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).max(MAX_VISIBILITY_SECONDS).default(60),
+  OUTBOUND_RETRY_BASE_SECONDS: envInt(60, { min: 0, max: MAX_VISIBILITY_SECONDS }),
   /**
    * The queue's maxReceiveCount (lib/stages.ts, outbound.maxReceiveCount): a failure on
    * this receive is the last, and the message goes to the dead-letter queue.
    */
-  OUTBOUND_MAX_RECEIVE_COUNT: z.coerce.number().int().min(1).max(1000).default(5),
+  OUTBOUND_MAX_RECEIVE_COUNT: envInt(5, { max: 1000 }),
   /**
    * The event source mapping's maxConcurrency (lib/constructs/outbound-messaging.ts): at
    * most this many containers handle batches at once, each one batch at a time, so each
    * container keeps to 1/maxConcurrency of a channel's rate and together they stay under it.
    */
-  OUTBOUND_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(5),
+  OUTBOUND_MAX_CONCURRENCY: envInt(5, { max: 1000 }),
   /** First delay of a send put back after a rate-limit refusal; doubles (with jitter) per attempt, at most 900 s. */
-  OUTBOUND_THROTTLE_BASE_SECONDS: z.coerce.number().int().min(1).max(MAX_DELAY_SECONDS).default(1),
+  OUTBOUND_THROTTLE_BASE_SECONDS: envInt(1, { max: MAX_DELAY_SECONDS }),
   /** Rate-limit put-backs of one message before a refusal counts as an ordinary failure (and spends a receive). */
-  OUTBOUND_THROTTLE_MAX_ATTEMPTS: z.coerce.number().int().min(0).max(100).default(10),
+  OUTBOUND_THROTTLE_MAX_ATTEMPTS: envInt(10, { min: 0, max: 100 }),
 });
 
 export interface OutboundDeps extends WelcomeDeps {
@@ -121,10 +121,10 @@ function parseMessage(body: string): OutboundMessage {
   } catch {
     throw new InvalidMessageError('Outbound message body is not JSON');
   }
-  const parsed = outboundMessageSchema.safeParse(json);
+  const parsed = v.safeParse(outboundMessageSchema, json);
   if (!parsed.success) throw new InvalidMessageError('Outbound message is not a known kind with its fields');
   // Exactly the schema's fields: they are the idempotency key.
-  const m = parsed.data;
+  const m = parsed.output;
   return m.kind === 'decision'
     ? { kind: m.kind, applicationId: m.applicationId, decision: m.decision, changedAt: m.changedAt }
     : { kind: m.kind, applicationId: m.applicationId };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { type ReportRowsResponse, reportRowsQuerySchema } from '../../rules/report';
 import { exportIdSchema } from '../../rules/staff-api';
@@ -23,7 +23,7 @@ export interface ReportsRowsDeps {
 
 // `exportId` names the export these pages are read for (POST /api/admin/exports); the
 // other parameters are the report's, never a search term (CloudFront logs query strings).
-const querySchema = reportRowsQuerySchema.and(z.object({ exportId: exportIdSchema.optional() }));
+const querySchema = v.intersect([reportRowsQuerySchema, v.object({ exportId: v.optional(exportIdSchema) })]);
 
 /**
  * GET /api/admin/reports/rows: the applications matching the report filters, newest

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as v from 'valibot';
+import { coercedNumber } from '../../rules/schema';
 import { rollupsFenceSeconds } from '../../contracts/rollups-fence';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
@@ -11,9 +12,10 @@ import { wiredOnFirstCall } from '../lib/wiring';
 // Daily at 00:00 IST (EventBridge schedule; a timer in the local stack): moves the
 // applications whose birthday crossed an age bucket boundary since the last run.
 
-export const ageingEnvSchema = baseEnvSchema.extend({
+export const ageingEnvSchema = v.object({
+  ...baseEnvSchema.entries,
   /** Wait after announcing the run: longer than a consumer invocation (lib/functions.ts). */
-  ROLLUPS_FENCE_SECONDS: z.coerce.number().min(0).max(240).default(rollupsFenceSeconds),
+  ROLLUPS_FENCE_SECONDS: v.optional(v.pipe(coercedNumber(), v.minValue(0), v.maxValue(240)), rollupsFenceSeconds),
 });
 
 export interface AgeingDeps {

@@ -1,5 +1,6 @@
 import type { Context, SNSEvent } from 'aws-lambda';
-import * as z from 'zod';
+import * as v from 'valibot';
+import { issuePath } from '../../rules/schema';
 import { type DeliveryStore, makeDeliveryStore } from '../adapters/deliveries';
 import { systemClock } from '../lib/clock';
 import { dbRuntime } from '../lib/db-runtime';
@@ -41,14 +42,14 @@ const failures = new Set([
   'TEXT_PROTECT_BLOCKED',
 ]);
 
-const smsEventSchema = z.object({
-  eventType: z.string().regex(/^[A-Z_]{1,64}$/),
+const smsEventSchema = v.object({
+  eventType: v.pipe(v.string(), v.regex(/^[A-Z_]{1,64}$/)),
   /** The id SendTextMessage answered with. */
-  messageId: z.string().min(1).max(256),
+  messageId: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
   /** Unix time in milliseconds; when odd, the time the event reached us. */
-  eventTimestamp: z.number().int().positive().optional().catch(undefined),
+  eventTimestamp: v.fallback(v.optional(v.pipe(v.number(), v.safeInteger(), v.gtValue(0))), undefined),
 });
-type SmsEvent = z.infer<typeof smsEventSchema>;
+type SmsEvent = v.InferOutput<typeof smsEventSchema>;
 
 type Outcome = 'recorded' | 'unchanged' | 'pending' | 'skipped';
 
@@ -66,12 +67,12 @@ export function makeHandler(deps: SmsEventsDeps) {
       logger.warn('SMS event skipped: not JSON', { bytes: message.length });
       return 'skipped';
     }
-    const parsed = smsEventSchema.safeParse(value);
+    const parsed = v.safeParse(smsEventSchema, value);
     if (!parsed.success) {
-      logger.warn('SMS event skipped: not an SMS event', { fields: parsed.error.issues.map((i) => i.path.join('.')) });
+      logger.warn('SMS event skipped: not an SMS event', { fields: parsed.issues.map(issuePath) });
       return 'skipped';
     }
-    const event = parsed.data;
+    const event = parsed.output;
     if (pending.has(event.eventType)) return 'pending';
     const status = progress[event.eventType] ?? (failures.has(event.eventType) ? 'failed' : undefined);
     if (!status) {

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as z from 'zod';
+import * as v from 'valibot';
+import { notArray } from '../../rules/schema';
 import { type DeliveryStore, makeDeliveryStore, type StatusChange } from '../adapters/deliveries';
 import { makeSecretsLoader, secretsEnvSchema } from '../adapters/secrets';
 import { systemClock } from '../lib/clock';
@@ -27,29 +28,37 @@ const reported = ['sent', 'delivered', 'read', 'failed'] as const;
 type Reported = (typeof reported)[number];
 
 // Lenient where Meta may add fields (they are dropped), strict where a value is used.
-const statusSchema = z.object({
-  id: z.string().min(1).max(512),
-  status: z.string().max(64),
+const statusSchema = v.object({
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  status: v.pipe(v.string(), v.maxLength(64)),
   /** Epoch seconds, as a string. */
-  timestamp: z.union([z.string().regex(/^\d{1,12}$/), z.number().int().nonnegative()]).optional(),
-  errors: z.array(z.object({ code: z.union([z.number(), z.string().max(64)]).optional() })).optional(),
-});
-const notificationSchema = z.object({
-  object: z.string().optional(),
-  entry: z.array(
-    z.object({
-      changes: z
-        .array(
-          z.object({
-            field: z.string().optional(),
-            value: z.object({ statuses: z.array(statusSchema).optional() }).optional(),
-          }),
-        )
-        .optional(),
-    }),
+  timestamp: v.optional(
+    v.union([v.pipe(v.string(), v.regex(/^\d{1,12}$/)), v.pipe(v.number(), v.safeInteger(), v.minValue(0))]),
+  ),
+  errors: v.optional(
+    v.array(notArray(v.object({ code: v.optional(v.union([v.number(), v.pipe(v.string(), v.maxLength(64))])) }))),
   ),
 });
-type StatusUpdate = z.infer<typeof statusSchema>;
+const notificationSchema = v.object({
+  object: v.optional(v.string()),
+  entry: v.array(
+    notArray(
+      v.object({
+        changes: v.optional(
+          v.array(
+            notArray(
+              v.object({
+                field: v.optional(v.string()),
+                value: v.optional(notArray(v.object({ statuses: v.optional(v.array(statusSchema)) }))),
+              }),
+            ),
+          ),
+        ),
+      }),
+    ),
+  ),
+});
+type StatusUpdate = v.InferOutput<typeof statusSchema>;
 
 const textHeaders = {
   'content-type': 'text/plain; charset=utf-8',
@@ -58,7 +67,7 @@ const textHeaders = {
 };
 
 /** Meta's challenge is a number; anything else is not echoed. */
-const challengeSchema = z.string().regex(/^[\w.~-]{1,256}$/);
+const challengeSchema = v.pipe(v.string(), v.regex(/^[\w.~-]{1,256}$/));
 
 /** The raw bytes Meta signed: API Gateway hands a body it does not take for text as base64. */
 function rawBody(event: APIGatewayProxyEventV2): Buffer {
@@ -104,10 +113,10 @@ export function makeHandler(deps: WhatsAppWebhookDeps) {
       logger.warn('Webhook verification refused');
       throw new AppError('FORBIDDEN');
     }
-    const echoed = challengeSchema.safeParse(query['hub.challenge']);
+    const echoed = v.safeParse(challengeSchema, query['hub.challenge']);
     if (!echoed.success) throw new AppError('VALIDATION_FAILED', { fields: { 'hub.challenge': 'INVALID' } });
     logger.info('Webhook verified');
-    return { statusCode: 200, headers: textHeaders, body: echoed.data };
+    return { statusCode: 200, headers: textHeaders, body: echoed.output };
   }
 
   async function statuses(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
@@ -123,10 +132,10 @@ export function makeHandler(deps: WhatsAppWebhookDeps) {
     } catch {
       throw new AppError('VALIDATION_FAILED');
     }
-    const parsed = notificationSchema.safeParse(value);
+    const parsed = v.safeParse(notificationSchema, value);
     if (!parsed.success) throw new AppError('VALIDATION_FAILED');
 
-    const updates = parsed.data.entry.flatMap((e) => (e.changes ?? []).flatMap((c) => c.value?.statuses ?? []));
+    const updates = parsed.output.entry.flatMap((e) => (e.changes ?? []).flatMap((c) => c.value?.statuses ?? []));
     const known = updates.filter((u): u is StatusUpdate & { status: Reported } => isReported(u.status));
     const now = deps.clock();
     const store = deps.deliveries();

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as v from 'valibot';
+import { notArray } from '../../rules/schema';
 import type { OtpChannel } from '../../rules/api';
 import { maskPhone } from '../../rules/phone';
 import type { DecisionNoticeStore } from '../adapters/decision-notices';
@@ -81,16 +82,16 @@ export function decisionChannels(settings: DecisionSettings, decision: Decision)
 }
 
 /** What a decision notice needs from the application. */
-const decisionApplicationSchema = z.object({
-  phone_number: z.string().regex(/^\d{12}$/),
-  name: z.string().min(1),
-  application_status: z.string(),
-  [STATUS_CHANGED_AT]: z.string().optional(),
-  updated_at: z.string().optional(),
-  language: z.enum(['en', 'ta']).optional(),
-  consent: z.object({ language: z.enum(['en', 'ta']).optional() }).optional(),
+const decisionApplicationSchema = v.object({
+  phone_number: v.pipe(v.string(), v.regex(/^\d{12}$/)),
+  name: v.pipe(v.string(), v.minLength(1)),
+  application_status: v.string(),
+  [STATUS_CHANGED_AT]: v.optional(v.string()),
+  updated_at: v.optional(v.string()),
+  language: v.optional(v.picklist(['en', 'ta'])),
+  consent: v.optional(notArray(v.object({ language: v.optional(v.picklist(['en', 'ta'])) }))),
 });
-type DecisionApplication = z.infer<typeof decisionApplicationSchema>;
+type DecisionApplication = v.InferOutput<typeof decisionApplicationSchema>;
 
 /** A DLT variable holds at most 30 characters; the templates' variable is the applicant's name. */
 const shortName = (name: string) => name.trim().slice(0, 30).trim() || 'Applicant';
@@ -169,7 +170,7 @@ export function makeDecisionNoticeSender(decisions: DecisionDeps, shared: Decisi
 
   return async (message: DecisionMessage, item: Record<string, unknown>): Promise<DecisionResult> => {
     const { kind, applicationId, decision, changedAt } = message;
-    const application = decisionApplicationSchema.parse(item);
+    const application = v.parse(decisionApplicationSchema, item);
     const lastChange = application[STATUS_CHANGED_AT] ?? application.updated_at;
     if (application.application_status !== decision || lastChange !== changedAt) {
       // Set back (or to something else) since, or set again later: that later change has its own message.

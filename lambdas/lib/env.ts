@@ -1,26 +1,27 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import { tables, type TableKey } from '../../contracts/table-definitions';
+import { coercedNumber, issuePath, union, url } from '../../rules/schema';
 
 // Environment shared by every function, parsed once at cold start. The CDK stack and
 // the local stack set the same variables; a missing one fails the cold start loudly
 // instead of failing a visitor's request later.
-export const baseEnvSchema = z.object({
-  STAGE: z.string().min(1),
+export const baseEnvSchema = v.object({
+  STAGE: v.pipe(v.string(), v.minLength(1)),
   /** 'local' only under `npm start` and tests; bundles for AWS replace it at build time. */
-  APP_MODE: z.enum(['aws', 'local']).default('aws'),
+  APP_MODE: v.optional(v.picklist(['aws', 'local']), 'aws'),
   /** DynamoDB Local's address; only in local mode. */
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  AWS_REGION: z.string().default('ap-south-1'),
+  DYNAMODB_ENDPOINT: v.optional(url()),
+  AWS_REGION: v.optional(v.string(), 'ap-south-1'),
 });
-export type BaseEnv = z.infer<typeof baseEnvSchema>;
+export type BaseEnv = v.InferOutput<typeof baseEnvSchema>;
 
-export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
-  const result = schema.safeParse(env);
+export function parseEnv<T extends v.GenericSchema>(schema: T, env: NodeJS.ProcessEnv = process.env): v.InferOutput<T> {
+  const result = v.safeParse(schema, env);
   if (!result.success) {
-    const names = result.error.issues.map((i) => i.path.join('.')).join(', ');
+    const names = result.issues.map(issuePath).join(', ');
     throw new Error(`Invalid function configuration: ${names}`);
   }
-  return result.data;
+  return result.output;
 }
 
 /** Name of a table from its environment variable; throws at cold start when unset. */
@@ -30,57 +31,70 @@ export function tableName(key: TableKey, env: NodeJS.ProcessEnv = process.env): 
   return name;
 }
 
-const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A whole number above zero from a variable (a string), `fallback` when unset. */
+export const envInt = (fallback: number, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) =>
+  v.optional(v.pipe(coercedNumber(), v.safeInteger(), v.minValue(min), v.maxValue(max)), fallback);
+const int = (fallback: number) => envInt(fallback);
 
 /** A DLT template as registered: its id and its text, `{#var#}` where the variable goes. */
-const smsTemplateSchema = z.object({ templateId: z.string().min(1), text: z.string().min(1) });
-export type SmsTemplate = z.infer<typeof smsTemplateSchema>;
+const smsTemplateSchema = v.object({
+  templateId: v.pipe(v.string(), v.minLength(1)),
+  text: v.pipe(v.string(), v.minLength(1)),
+});
+export type SmsTemplate = v.InferOutput<typeof smsTemplateSchema>;
 
 /** English always; Tamil (Unicode) only where a Tamil template is registered. */
-const smsTemplatePairSchema = z.object({ en: smsTemplateSchema, ta: smsTemplateSchema.optional() });
+const smsTemplatePairSchema = v.object({ en: smsTemplateSchema, ta: v.optional(smsTemplateSchema) });
 
 /** Every SMS the product sends: the OTP and, for decision notices, one per decision. */
-export const smsTemplatesSchema = z.object({
+export const smsTemplatesSchema = v.object({
   otp: smsTemplatePairSchema,
-  approved: smsTemplatePairSchema.optional(),
-  rejected: smsTemplatePairSchema.optional(),
+  approved: v.optional(smsTemplatePairSchema),
+  rejected: v.optional(smsTemplatePairSchema),
 });
-export type SmsTemplates = z.infer<typeof smsTemplatesSchema>;
+export type SmsTemplates = v.InferOutput<typeof smsTemplatesSchema>;
 
 /** WhatsApp utility templates of the decision notices, by decision; language codes by page language. */
-export const whatsappDecisionTemplatesSchema = z.object({
-  approved: z.object({
-    name: z.string().min(1),
-    languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }),
+export const whatsappDecisionTemplatesSchema = v.object({
+  approved: v.object({
+    name: v.pipe(v.string(), v.minLength(1)),
+    languages: v.object({ en: v.pipe(v.string(), v.minLength(2)), ta: v.pipe(v.string(), v.minLength(2)) }),
   }),
-  rejected: z.object({
-    name: z.string().min(1),
-    languages: z.object({ en: z.string().min(2), ta: z.string().min(2) }),
+  rejected: v.object({
+    name: v.pipe(v.string(), v.minLength(1)),
+    languages: v.object({ en: v.pipe(v.string(), v.minLength(2)), ta: v.pipe(v.string(), v.minLength(2)) }),
   }),
 });
-export type WhatsappDecisionTemplates = z.infer<typeof whatsappDecisionTemplatesSchema>;
+export type WhatsappDecisionTemplates = v.InferOutput<typeof whatsappDecisionTemplatesSchema>;
 
-const whatsappTemplateSchema = z.object({ name: z.string().min(1), language: z.string().min(2) });
+const whatsappTemplateSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1)),
+  language: v.pipe(v.string(), v.minLength(2)),
+});
 /** The welcome template by page language: a name and WhatsApp language code for each. */
-const whatsappWelcomeTemplatesSchema = z.object({ en: whatsappTemplateSchema, ta: whatsappTemplateSchema });
-export type WhatsappWelcomeTemplates = z.infer<typeof whatsappWelcomeTemplatesSchema>;
+const whatsappWelcomeTemplatesSchema = v.object({ en: whatsappTemplateSchema, ta: whatsappTemplateSchema });
+export type WhatsappWelcomeTemplates = v.InferOutput<typeof whatsappWelcomeTemplatesSchema>;
 const defaultWelcomeTemplates: WhatsappWelcomeTemplates = {
   en: { name: 'welcome_message', language: 'en_US' },
   ta: { name: 'welcome_message', language: 'ta' },
 };
 
-const jsonOf = <T extends z.ZodType>(schema: T) =>
-  z
-    .string()
-    .transform((raw, ctx) => {
+const jsonOf = <T extends v.GenericSchema>(schema: T) =>
+  v.pipe(
+    v.string(),
+    v.rawTransform<string, unknown>(({ dataset, addIssue, NEVER }) => {
       try {
-        return JSON.parse(raw) as unknown;
+        return JSON.parse(dataset.value) as unknown;
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'not JSON' });
-        return z.NEVER;
+        addIssue({ message: 'not JSON' });
+        return NEVER;
       }
-    })
-    .pipe(schema);
+    }),
+    schema,
+  );
+
+/** JSON of `schema`, or empty (not configured). */
+const jsonOrEmpty = <T extends v.GenericSchema>(schema: T) => v.optional(union([v.literal(''), jsonOf(schema)]), '');
 
 export const otpChannelModes = ['whatsapp', 'sms', 'whatsapp-then-sms'] as const;
 export type OtpChannelMode = (typeof otpChannelModes)[number];
@@ -93,35 +107,35 @@ export type OtpChannelMode = (typeof otpChannelModes)[number];
 function messagingEnvShape() {
   return {
     /** `whatsapp`, `sms`, or WhatsApp first with SMS as the fallback. */
-    OTP_CHANNELS: z.enum(otpChannelModes).default('whatsapp'),
+    OTP_CHANNELS: v.optional(v.picklist(otpChannelModes), 'whatsapp'),
     /** A WhatsApp code not reported delivered after this long: the page offers SMS. */
     OTP_SMS_OFFER_AFTER_SECONDS: int(30),
     /** Unique WhatsApp recipients allowed in 24 hours by the account's messaging tier; 0: unlimited. */
-    WHATSAPP_TIER_UNIQUE_PER_24H: z.coerce.number().int().min(0).default(250),
+    WHATSAPP_TIER_UNIQUE_PER_24H: envInt(250, { min: 0 }),
     /** WhatsApp's messages per second per number (Cloud API default 80). */
     WHATSAPP_MESSAGES_PER_SECOND: int(80),
     /** SMS sends per second the account allows (End User Messaging SMS's quota for the country). */
     SMS_MESSAGES_PER_SECOND: int(20),
     /** The registered sender id (DLT header) or its ARN: SendTextMessage's OriginationIdentity. */
-    SMS_ORIGINATION_IDENTITY: z.string().default(''),
+    SMS_ORIGINATION_IDENTITY: v.optional(v.string(), ''),
     /** The stage's configuration set, whose event destination reports deliveries. */
-    SMS_CONFIGURATION_SET: z.string().default(''),
+    SMS_CONFIGURATION_SET: v.optional(v.string(), ''),
     /** The DLT principal entity id (DestinationCountryParameters IN_ENTITY_ID). */
-    SMS_ENTITY_ID: z.string().default(''),
+    SMS_ENTITY_ID: v.optional(v.string(), ''),
     /** JSON of smsTemplatesSchema; empty: SMS is not configured. */
-    SMS_TEMPLATES: z.union([z.literal(''), jsonOf(smsTemplatesSchema)]).default(''),
+    SMS_TEMPLATES: jsonOrEmpty(smsTemplatesSchema),
     /** Local mode only: the SMS sandbox's address (the SDK's endpoint). */
-    SMS_ENDPOINT: z.url().optional(),
+    SMS_ENDPOINT: v.optional(url()),
     SMS_TIMEOUT_MS: int(8000),
     /** Decision notices (approve, reject) to the applicant; off: nothing is queued. */
-    DECISION_NOTICES_ENABLED: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((v) => v === 'true'),
+    DECISION_NOTICES_ENABLED: v.pipe(
+      v.optional(v.picklist(['true', 'false']), 'false'),
+      v.transform((value) => value === 'true'),
+    ),
     /** A decision is notified only once it has stood this long (a status set back and forth sends nothing). */
-    DECISION_QUIET_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    DECISION_QUIET_SECONDS: envInt(300, { min: 0, max: 86_400 }),
     /** JSON of whatsappDecisionTemplatesSchema; empty: decisions go by SMS only. */
-    WHATSAPP_DECISION_TEMPLATES: z.union([z.literal(''), jsonOf(whatsappDecisionTemplatesSchema)]).default(''),
+    WHATSAPP_DECISION_TEMPLATES: jsonOrEmpty(whatsappDecisionTemplatesSchema),
   };
 }
 
@@ -129,19 +143,24 @@ function messagingEnvShape() {
  * The public flow's settings. Every limit is configuration, set per stage by the CDK
  * stack (lib/stages.ts); the defaults are PRODUCT.md's.
  */
-export const publicFlowEnvSchema = baseEnvSchema.extend({
-  WHATSAPP_API_BASE_URL: z.url().default('https://graph.facebook.com'),
-  WHATSAPP_API_VERSION: z.string().default('v19.0'),
+export const publicFlowEnvSchema = v.object({
+  ...baseEnvSchema.entries,
+  WHATSAPP_API_BASE_URL: v.optional(url(), 'https://graph.facebook.com'),
+  WHATSAPP_API_VERSION: v.optional(v.string(), 'v19.0'),
   WHATSAPP_TIMEOUT_MS: int(8000),
-  WHATSAPP_AUTH_TEMPLATE: z.string().default('auth2'),
-  WHATSAPP_AUTH_LANGUAGE: z.string().default('en'),
+  WHATSAPP_AUTH_TEMPLATE: v.optional(v.string(), 'auth2'),
+  WHATSAPP_AUTH_LANGUAGE: v.optional(v.string(), 'en'),
   /** JSON of whatsappWelcomeTemplatesSchema. */
-  WHATSAPP_WELCOME_TEMPLATES: jsonOf(whatsappWelcomeTemplatesSchema).default(defaultWelcomeTemplates),
-  WHATSAPP_WELCOME_VIDEO_URL: z.string().default(''),
-  CAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
-  CAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  // The default as the variable would carry it (valibot checks a default as it checks a value).
+  WHATSAPP_WELCOME_TEMPLATES: v.optional(
+    jsonOf(whatsappWelcomeTemplatesSchema),
+    JSON.stringify(defaultWelcomeTemplates),
+  ),
+  WHATSAPP_WELCOME_VIDEO_URL: v.optional(v.string(), ''),
+  CAPTCHA_VERIFY_URL: v.optional(url(), 'https://www.google.com/recaptcha/api/siteverify'),
+  CAPTCHA_MIN_SCORE: v.optional(v.pipe(coercedNumber(), v.minValue(0), v.maxValue(1)), 0.5),
   /** Hostnames the captcha token must have been solved on (comma-separated); empty: any. */
-  CAPTCHA_HOSTNAMES: z.string().default(''),
+  CAPTCHA_HOSTNAMES: v.optional(v.string(), ''),
   OTP_TTL_SECONDS: int(300),
   OTP_MAX_ATTEMPTS: int(5),
   OTP_RESEND_SECONDS: int(60),
@@ -153,8 +172,8 @@ export const publicFlowEnvSchema = baseEnvSchema.extend({
   VERIFICATION_TTL_SECONDS: int(1800),
   /** The code request's deadline from its start: the API functions' 10 s less the answer's margin. */
   REQUEST_DEADLINE_MS: int(8500),
-  OUTBOUND_QUEUE_URL: z.string().default(''),
+  OUTBOUND_QUEUE_URL: v.optional(v.string(), ''),
   WEBHOOK_TIMEOUT_MS: int(8000),
   ...messagingEnvShape(),
 });
-export type PublicFlowEnv = z.infer<typeof publicFlowEnvSchema>;
+export type PublicFlowEnv = v.InferOutput<typeof publicFlowEnvSchema>;

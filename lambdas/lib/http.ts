@@ -5,8 +5,9 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import type { z } from 'zod';
+import * as v from 'valibot';
 import { type ApiErrorBody, type ErrorCode, errorMessages } from '../../rules/errors';
+import { issuePath } from '../../rules/schema';
 import { makeSecretsLoader, secretsEnvSchema } from '../adapters/secrets';
 import { carriesOriginToken, markThroughFront, type OriginTokensSource } from './front-door';
 import { logger } from './logger';
@@ -76,7 +77,7 @@ function errorResponse(error: AppError): APIGatewayProxyStructuredResultV2 {
 const MAX_BODY_BYTES = 16 * 1024;
 
 /** Parses and validates a JSON body; any failure is a 400 with field codes, never a 500. */
-export function parseBody<T extends z.ZodType>(event: APIGatewayProxyEventV2, schema: T): z.infer<T> {
+export function parseBody<T extends v.GenericSchema>(event: APIGatewayProxyEventV2, schema: T): v.InferOutput<T> {
   const raw = event.body
     ? event.isBase64Encoded
       ? Buffer.from(event.body, 'base64').toString('utf8')
@@ -89,16 +90,16 @@ export function parseBody<T extends z.ZodType>(event: APIGatewayProxyEventV2, sc
   } catch {
     throw new AppError('VALIDATION_FAILED');
   }
-  const result = schema.safeParse(value);
-  if (!result.success) throw new AppError('VALIDATION_FAILED', { fields: fieldCodes(result.error.issues) });
-  return result.data;
+  const result = v.safeParse(schema, value);
+  if (!result.success) throw new AppError('VALIDATION_FAILED', { fields: fieldCodes(result.issues) });
+  return result.output;
 }
 
 /** Validates the query string; repeated keys arrive comma-joined, as API Gateway joins them. */
-export function parseQuery<T extends z.ZodType>(event: APIGatewayProxyEventV2, schema: T): z.infer<T> {
-  const result = schema.safeParse(event.queryStringParameters ?? {});
-  if (!result.success) throw new AppError('VALIDATION_FAILED', { fields: fieldCodes(result.error.issues) });
-  return result.data;
+export function parseQuery<T extends v.GenericSchema>(event: APIGatewayProxyEventV2, schema: T): v.InferOutput<T> {
+  const result = v.safeParse(schema, event.queryStringParameters ?? {});
+  if (!result.success) throw new AppError('VALIDATION_FAILED', { fields: fieldCodes(result.issues) });
+  return result.output;
 }
 
 /** A path parameter, bounded; a missing or odd one is a 404, as for an unknown id. */
@@ -109,10 +110,10 @@ export function pathParameter(event: APIGatewayProxyEventV2, name: string): stri
 }
 
 /** Field path -> stable code. Schemas name the code of a field error as its message. */
-export function fieldCodes(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+export function fieldCodes(issues: readonly v.BaseIssue<unknown>[]): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
-    const key = issue.path.join('.') || '_';
+    const key = issuePath(issue) || '_';
     fields[key] ??= /^[A-Z_]+$/.test(issue.message) ? issue.message : 'INVALID';
   }
   return fields;
@@ -122,9 +123,9 @@ type Handler<E> = (event: E, context: Context) => Promise<APIGatewayProxyStructu
 
 /** In AWS mode, the origin secret this function was granted (every API function is). */
 function stageOriginTokens(): OriginTokensSource {
-  const env = secretsEnvSchema.safeParse(process.env);
-  if (!env.success || env.data.APP_MODE !== 'aws') return undefined;
-  return makeSecretsLoader(env.data).origin;
+  const env = v.safeParse(secretsEnvSchema, process.env);
+  if (!env.success || env.output.APP_MODE !== 'aws') return undefined;
+  return makeSecretsLoader(env.output).origin;
 }
 
 export interface HttpHandlerOptions {

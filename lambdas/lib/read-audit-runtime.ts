@@ -1,20 +1,15 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type BulkReadPolicy, makeReadAudit, type ReadAudit } from '../adapters/read-audit';
-import { parseEnv, tableName } from './env';
+import { envInt, parseEnv, tableName } from './env';
 
 // When reading many records becomes an export in the audit trail (docs/RUNBOOK.md,
 // "Audit trail"): past 500 rows read by one person within about 60 minutes (five pages
 // of the dashboard's largest size; a whole day's applications at a rally). The variables
 // tune it without a code change; no stage sets them.
-const bulkReadEnvSchema = z.object({
-  BULK_READ_ROWS: z.coerce.number().int().min(1).default(500),
-  BULK_READ_WINDOW_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60)
-    .default(60),
+const bulkReadEnvSchema = v.object({
+  BULK_READ_ROWS: envInt(500),
+  BULK_READ_WINDOW_MINUTES: envInt(60, { max: 24 * 60 }),
 });
 
 function bulkReadPolicy(env: NodeJS.ProcessEnv = process.env): BulkReadPolicy {

@@ -1,5 +1,6 @@
-import * as z from 'zod';
+import * as v from 'valibot';
 import { maskPhone } from '../../rules/phone';
+import { notArray } from '../../rules/schema';
 import type { DeliveryStore } from '../adapters/deliveries';
 import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
@@ -43,17 +44,18 @@ interface SendingContext {
   ) => Promise<void>;
 }
 
-const phoneSchema = z.object({ phone_number: z.string().regex(/^\d{12}$/) });
+const phoneSchema = v.object({ phone_number: v.pipe(v.string(), v.regex(/^\d{12}$/)) });
 /** The language applied in (the consent record keeps it; older rows: English). */
-const welcomeSchema = phoneSchema.extend({
-  language: z.enum(['en', 'ta']).optional(),
-  consent: z.object({ language: z.enum(['en', 'ta']).optional() }).optional(),
+const welcomeSchema = v.object({
+  ...phoneSchema.entries,
+  language: v.optional(v.picklist(['en', 'ta'])),
+  consent: v.optional(notArray(v.object({ language: v.optional(v.picklist(['en', 'ta'])) }))),
 });
 
 export function makeWelcomeSender(deps: WelcomeDeps, { pace, clock, afterAccepted }: SendingContext) {
   const kind = 'welcome';
   return async (applicationId: string, application: Record<string, unknown>): Promise<WelcomeResult> => {
-    const welcome = welcomeSchema.parse(application);
+    const welcome = v.parse(welcomeSchema, application);
     const phone = welcome.phone_number;
     const language = welcome.language ?? welcome.consent?.language ?? 'en';
     const tier = deps.whatsappTier;

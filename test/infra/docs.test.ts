@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks } from '../../lib/constructs/membership-stacks';
@@ -39,7 +39,25 @@ interface Facts {
 const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
 /** Every dotted path of a zod (v4) schema, through optional, default, pipe, record and union wrappers. */
+/** The paths of a valibot schema inside the stage schema (lib/stages.ts, checkedBy). */
+function valibotPaths(schema: unknown, prefix: readonly string[], out: string[]): string[] {
+  const s = schema as { type?: string; entries?: Record<string, unknown>; wrapped?: unknown; pipe?: unknown[] };
+  if (s.type === 'object' && s.entries) {
+    for (const [key, field] of Object.entries(s.entries)) {
+      out.push([...prefix, key].join('.'));
+      valibotPaths(field, [...prefix, key], out);
+    }
+  } else if (s.wrapped) {
+    valibotPaths(s.wrapped, prefix, out);
+  } else if (s.type === 'pipe' && s.pipe) {
+    valibotPaths(s.pipe[0], prefix, out);
+  }
+  return out;
+}
+
 function schemaPaths(schema: z.core.$ZodType, prefix: readonly string[] = [], out: string[] = []): string[] {
+  const checkedBy = z.globalRegistry.get(schema)?.valibot;
+  if (checkedBy) return valibotPaths(checkedBy, prefix, out);
   const def = schema._zod.def as unknown as {
     type: string;
     shape?: Record<string, z.core.$ZodType>;

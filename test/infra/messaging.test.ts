@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import { publicFlowEnvSchema, smsTemplatesSchema, whatsappDecisionTemplatesSchema } from '../../lambdas/lib/env';
 import { routes } from '../../lib/api-routes';
 import { addMembershipStacks, addNagChecks, stackNames } from '../../lib/constructs/membership-stacks';
@@ -142,8 +143,8 @@ describe('messaging settings (lib/stages.ts)', () => {
     for (const stage of ['dev', 'staging', 'prod'] as const) {
       const c = loadStageConfig(stage);
       expect(c.messaging.otpChannels, stage).toBe('whatsapp-then-sms');
-      expect(smsTemplatesSchema.safeParse(c.messaging.sms?.templates).success, stage).toBe(true);
-      expect(whatsappDecisionTemplatesSchema.safeParse(c.messaging.decisionNotices.whatsappTemplates).success).toBe(
+      expect(v.safeParse(smsTemplatesSchema, c.messaging.sms?.templates).success, stage).toBe(true);
+      expect(v.safeParse(whatsappDecisionTemplatesSchema, c.messaging.decisionNotices.whatsappTemplates).success).toBe(
         true,
       );
     }
@@ -272,9 +273,9 @@ describe('the messaging settings each function gets', () => {
   it('gives the public flow and the outbound consumer every messaging variable, parsed as the functions parse them', () => {
     for (const handler of ['otp-request', 'otp-status', 'otp-verify', 'applications-submit', 'outbound-consumer']) {
       const env = envOf(handler);
-      const parsed = publicFlowEnvSchema.safeParse(asText(env));
-      expect(parsed.success, `${handler}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
-      const settings = parsed.data!;
+      const parsed = v.safeParse(publicFlowEnvSchema, asText(env));
+      expect(parsed.success, `${handler}: ${JSON.stringify(parsed.issues)}`).toBe(true);
+      const settings = parsed.output;
       expect(settings, handler).toMatchObject({
         OTP_CHANNELS: config.messaging.otpChannels,
         OTP_SMS_OFFER_AFTER_SECONDS: config.messaging.smsOfferAfterSeconds,

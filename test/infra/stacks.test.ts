@@ -7,7 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
-import { providerSecretsSchema } from '../../lambdas/adapters/secrets';
+import { providerSecretEntries } from '../../lambdas/adapters/secrets';
 import { ANSWER_MARGIN_MS } from '../../lambdas/lib/time-budget';
 import { providerSecretKeys } from '../../lib/constructs/app-secrets';
 import { addMembershipStacks, addNagChecks, stackNames } from '../../lib/constructs/membership-stacks';
@@ -444,7 +444,7 @@ describe('secrets', () => {
     const keys = [...Object.keys(JSON.parse(generated.SecretStringTemplate) as Json), generated.GenerateStringKey];
     expect(keys.sort()).toEqual([...providerSecretKeys].sort());
     // Exactly what the functions read: the webhook's app secret and verify token among them.
-    expect([...providerSecretKeys].sort()).toEqual(Object.keys(providerSecretsSchema.shape).sort());
+    expect([...providerSecretKeys].sort()).toEqual(Object.keys(providerSecretEntries).sort());
     expect(providerSecretKeys).toEqual(expect.arrayContaining(['whatsappAppSecret', 'whatsappVerifyToken']));
   });
 

@@ -91,7 +91,7 @@ describe('health route: what the stage still lacks, for the operator', () => {
     const { providerSecretsSchema } = await import('../../lambdas/adapters/secrets');
     const settings = settingsFindings(loadStageConfig('prod')).map((f) => f.id);
     // A fresh stage: the provider secret as the Data stack creates it (all empty, a generated webhook password).
-    const fresh = providerSecretsSchema.parse({ webhookPassword: 'generated-password-value' });
+    const fresh = v.parse(providerSecretsSchema, { webhookPassword: 'generated-password-value' });
     const configuration = await call(
       makeHandler({
         ...(await healthDeps()),

@@ -1,6 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import * as v from 'valibot';
 import { routes } from '../../lib/api-routes';
 import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
 import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
@@ -86,12 +87,12 @@ afterAll(async () => {
   client.destroy();
 });
 
-async function get<T>(path: string, params: Record<string, string | undefined>, schema: { parse: (v: unknown) => T }) {
+async function get<T>(path: string, params: Record<string, string | undefined>, schema: v.GenericSchema<unknown, T>) {
   const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
   const response = await fetch(`${api.url}${path}?${query}`, { headers: { authorization: `Bearer ${token}` } });
   const body: unknown = await response.json();
   if (response.status !== 200) throw new Error(`${path} ${response.status}: ${JSON.stringify(body)}`);
-  return schema.parse(body);
+  return v.parse(schema, body);
 }
 
 const paramsOf = (f: BruteFilters) => ({

@@ -1,6 +1,7 @@
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { inject } from 'vitest';
+import * as v from 'valibot';
 import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { localLambdaContext } from '../../local/queue';
 import { startStreamPoller, type StreamPoller } from '../../local/stream-poller';
@@ -125,7 +126,7 @@ export async function rollupsHarness(prefix: string, clock: Date): Promise<Rollu
     async report(query: Record<string, string> = {}) {
       const response = await reports(staffEvent(query), context());
       if (response.statusCode !== 200) throw new Error(`report ${response.statusCode}: ${response.body}`);
-      return reportSummarySchema.parse(JSON.parse(response.body ?? ''));
+      return v.parse(reportSummarySchema, JSON.parse(response.body ?? ''));
     },
     age: () => job(),
     async storedAges(from: string, to: string) {

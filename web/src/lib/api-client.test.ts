@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as v from 'valibot';
 import { jsonResponse } from '../testing/render';
 import { ApiError, apiRequest, backoffDelay, defaultRetryPolicy, type RetryNotice, setApiBasePath } from './api-client';
 
@@ -8,7 +8,7 @@ afterEach(() => {
   setApiBasePath('/api');
 });
 
-const schema = z.object({ value: z.number() });
+const schema = v.object({ value: v.number() });
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
   const error: unknown = await promise.then(

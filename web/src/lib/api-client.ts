@@ -50,9 +50,9 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 /**
- * What a response is checked with: any Standard Schema (https://standardschema.dev), so
- * the public page's valibot schemas and the staff area's zod schemas both fit. Both
- * libraries validate synchronously.
+ * What a response is checked with: any Standard Schema (https://standardschema.dev). The
+ * SPA's schemas are valibot's (rules/api.ts, rules/staff-api.ts), which validate
+ * synchronously; zod's would fit too.
  */
 export interface ResponseSchema<T> {
   readonly '~standard': {

@@ -26,7 +26,7 @@ export function useStaffSession(): StaffSession {
 interface StaffRequestOptions<T> {
   readonly method?: 'GET' | 'POST' | 'DELETE';
   readonly body?: unknown;
-  /** Any Standard Schema (zod's, valibot's): the staff area is not tied to one library. */
+  /** Any Standard Schema (valibot's today): the staff area is not tied to one library. */
   readonly schema: ResponseSchema<T>;
   readonly signal?: AbortSignal;
 }

@@ -20,7 +20,7 @@ import { MobileNumberStep, type OtpSent } from './mobile-number-step';
 
 // The first view is the number step alone; each later step is a chunk of its own. The
 // code step (its delivery polling and SMS offer) and the later steps' strings are fetched
-// when the visitor types a digit. The form step (its checks with zod, the 234
+// when the visitor types a digit. The form step (its checks with valibot, the 234
 // constituencies) and the confirmation are fetched while the visitor waits for the code,
 // so they are there when the code is right.
 const loadCodeStep = () => import('./otp-code-step');

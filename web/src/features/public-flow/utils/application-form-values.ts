@@ -2,7 +2,7 @@ import type { educations, genders, occupations } from '../../../../../rules/appl
 
 // The application form as the visitor fills it: every value a string (or the terms
 // box), so that inputs stay controlled and the whole thing fits in sessionStorage.
-// No schema here: this is what the first view needs (the checking, with zod and the
+// No schema here: this is what the first view needs (the checking, with valibot and the
 // districts, is in application-form.ts, loaded with the form).
 
 type Gender = (typeof genders)[number];

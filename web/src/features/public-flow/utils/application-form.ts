@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import {
   type ApplicationFields,
   type ApplicationFieldsInput,
@@ -7,8 +8,8 @@ import { districts } from '../../../../../rules/districts';
 import type { Language } from '../../../i18n/language';
 import { type FieldErrors, type FieldName, fieldOrder, type FormValues, isFieldName } from './application-form-values';
 
-// The shared schema does the checking, exactly as the server will. This module (zod and
-// the districts) loads with the form step, not with the first view.
+// The shared schema does the checking, exactly as the server will. This module (valibot
+// and the districts) loads with the form step, not with the first view.
 export * from './application-form-values';
 
 /** What the schema reads: unanswered fields are missing (REQUIRED), not empty strings. */
@@ -28,10 +29,11 @@ export function toApplicationInput(values: FormValues): Partial<ApplicationField
 export type ValidationResult =
   { readonly ok: true; readonly application: ApplicationFields } | { readonly ok: false; readonly errors: FieldErrors };
 
-function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+function errorsOf(issues: readonly v.BaseIssue<unknown>[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
-    const name = String(issue.path[0] ?? '');
+    const key = issue.path?.[0]?.key;
+    const name = typeof key === 'string' ? key : '';
     if (isFieldName(name)) errors[name] ??= /^[A-Z_]+$/.test(issue.message) ? issue.message : 'INVALID';
   }
   return errors;
@@ -64,15 +66,15 @@ export function validateApplication(
 ): ValidationResult {
   const schema = applicationSchema(options);
   const input = toApplicationInput(values);
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return { ok: true, application: parsed.data };
+  const parsed = v.safeParse(schema, input);
+  if (parsed.success) return { ok: true, application: parsed.output };
 
-  const errors = errorsOf(parsed.error.issues);
+  const errors = errorsOf(parsed.issues);
   const wellFormed = Object.fromEntries(Object.entries(input).filter(([name]) => !isFieldName(name) || !errors[name]));
   const alternate = options.verifiedMobile.startsWith('9') ? '8000000000' : '9000000000';
-  const crossChecked = schema.safeParse({ ...probe, alternate_phone_number: alternate, ...wellFormed });
+  const crossChecked = v.safeParse(schema, { ...probe, alternate_phone_number: alternate, ...wellFormed });
   if (!crossChecked.success) {
-    for (const [name, code] of Object.entries(errorsOf(crossChecked.error.issues)) as [FieldName, string][]) {
+    for (const [name, code] of Object.entries(errorsOf(crossChecked.issues)) as [FieldName, string][]) {
       // Only for answers the visitor gave: the probe's own pairing is not theirs.
       if (name in wellFormed) errors[name] ??= code;
     }

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import * as v from 'valibot';
 import { staffRequest } from '../../../lib/staff-session';
 
-const eraseResponseSchema = z.object({ erased: z.string() });
+const eraseResponseSchema = v.object({ erased: v.string() });
 
 /** DELETE /api/admin/applications/{id}: erasure on request, admins only. */
 export function eraseApplication(getIdToken: () => Promise<string>, id: string): Promise<{ erased: string }> {

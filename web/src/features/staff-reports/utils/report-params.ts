@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { applicationStatuses, type ApplicationStatus } from '../../../../../rules/application-values';
 import { parseDate } from '../../../../../rules/ist';
 import { knownDistrictNames, reportFiltersQuery, reportFiltersSchema } from '../../../../../rules/report';
@@ -92,8 +93,8 @@ export type ReportProblem = 'RANGE_INVALID' | 'RANGE_TOO_LONG' | 'INVALID_DATE';
  * days), checked by its own schema before asking: the page says it once, and asks nothing.
  */
 export function reportProblem(params: ReportParams): ReportProblem | null {
-  const checked = reportFiltersSchema.safeParse(Object.fromEntries(reportApiQuery(params)));
+  const checked = v.safeParse(reportFiltersSchema, Object.fromEntries(reportApiQuery(params)));
   if (checked.success) return null;
-  const codes = checked.error.issues.map((issue) => issue.message);
+  const codes = checked.issues.map((issue) => issue.message);
   return (['RANGE_INVALID', 'RANGE_TOO_LONG', 'INVALID_DATE'] as const).find((code) => codes.includes(code)) ?? null;
 }
