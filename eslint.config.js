@@ -105,16 +105,17 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
-    // Every function bundles lambdas/ and rules/: zod's named `z` export keeps all of
-    // zod's locales in a bundle (about 260 KB, 40% of a function's import time).
-    files: ['lambdas/**/*.ts', 'rules/**/*.ts'],
+    // No zod where a visitor or a cold start pays for it: the functions' and the SPA's
+    // schemas are valibot's (issue 16: zod's classic API cost each function ~12 ms of CPU
+    // at import and /admin ~24 KB gzip). zod stays in the CDK app, local/, ops/ and bench/.
+    files: ['lambdas/**/*.ts', 'rules/**/*.ts', 'contracts/**/*.ts', 'web/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector:
-            "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
-          message: "Use `import * as z from 'zod'`: the named z keeps every zod locale in the Lambda bundles.",
+          selector: "ImportDeclaration[source.value=/^zod(\\/|$)/][importKind!='type']",
+          message:
+            'Use valibot here (rules/schema.ts keeps the field codes): zod would be in a Lambda bundle or the SPA.',
         },
       ],
     },

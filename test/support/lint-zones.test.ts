@@ -48,10 +48,27 @@ describe('rules/ imports no SDK, React, Node built-in or process.env', () => {
     expect(await firing(file, 'export const stage = process.env.STAGE;')).toContain('no-restricted-properties');
   });
 
-  it('passes its own imports and zod', async () => {
+  it('passes its own imports and valibot', async () => {
     const code =
-      "import * as z from 'zod';\nimport { istDay } from './ist';\nexport const day = z.string().parse(istDay(new Date()));";
+      "import * as v from 'valibot';\nimport { istDay } from './ist';\nexport const day = v.parse(v.string(), istDay(new Date()));";
     expect(await firing(file, code)).toEqual([]);
+  });
+});
+
+describe('no zod where a visitor or a cold start pays for it', () => {
+  it.each(['rules/planted.ts', 'contracts/planted.ts', 'lambdas/handlers/planted.ts', 'web/src/lib/planted.ts'])(
+    'fails on zod in %s',
+    async (file) => {
+      expect(await firing(file, "import * as z from 'zod';\nexport const id = z.string();")).toEqual([
+        'no-restricted-syntax',
+      ]);
+    },
+  );
+
+  it('passes zod in the CDK app and the local stack', async () => {
+    const code = "import * as z from 'zod';\nexport const id = z.string();";
+    expect(await firing('lib/planted.ts', code)).toEqual([]);
+    expect(await firing('local/planted.ts', code)).toEqual([]);
   });
 });
 
