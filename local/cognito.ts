@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  AddCustomAttributesCommand,
   AdminAddUserToGroupCommand,
+  AdminUpdateUserAttributesCommand,
   AssociateSoftwareTokenCommand,
   AdminCreateUserCommand,
   AdminGetUserCommand,
@@ -14,6 +16,7 @@ import {
   CreateUserPoolClientCommand,
   type CreateUserPoolClientCommandInput,
   CreateUserPoolCommand,
+  DescribeUserPoolCommand,
   InitiateAuthCommand,
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
@@ -26,6 +29,7 @@ import {
 import { localCredentials, localRegion } from './dynamodb';
 import { manageChild, type ServedChild, whenServing } from './child-process';
 import { totpCode } from './totp';
+import { DISTRICTS_ATTRIBUTE, districtsClaim, staffRoles } from '../rules/staff-scope';
 
 export type LocalCognito = ServedChild<CognitoIdentityProviderClient>;
 
@@ -38,7 +42,7 @@ export interface LocalPool {
 
 const POOL_NAME = 'membership-local';
 const CLIENT_NAME = 'membership-spa';
-const STAFF_GROUPS = ['admin', 'viewer'] as const;
+const STAFF_GROUPS = staffRoles;
 
 /**
  * cognito-local, run as a child process in `dataDir` (it keeps its config and users
@@ -107,6 +111,23 @@ export async function ensurePool(cognito: LocalCognito): Promise<LocalPool> {
       SoftwareTokenMfaConfiguration: { Enabled: true },
     }),
   );
+  // As the stack's pool: a user's districts in custom:districts (added to a pool made before it).
+  const { UserPool: described } = await client.send(new DescribeUserPoolCommand({ UserPoolId: userPoolId }));
+  if (!described?.SchemaAttributes?.some((a) => a.Name === districtsClaim)) {
+    await client.send(
+      new AddCustomAttributesCommand({
+        UserPoolId: userPoolId,
+        CustomAttributes: [
+          {
+            Name: DISTRICTS_ATTRIBUTE,
+            AttributeDataType: 'String',
+            Mutable: true,
+            StringAttributeConstraints: { MinLength: '0', MaxLength: '2048' },
+          },
+        ],
+      }),
+    );
+  }
   const clients = await client.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
   let clientId = clients.UserPoolClients?.find((c) => c.ClientName === CLIENT_NAME)?.ClientId;
   if (!clientId) {
@@ -143,7 +164,7 @@ export async function ensurePool(cognito: LocalCognito): Promise<LocalPool> {
 export async function ensureStaffUser(
   cognito: LocalCognito,
   pool: LocalPool,
-  user: { email: string; password: string; groups: readonly string[] },
+  user: { email: string; password: string; groups: readonly string[]; districts?: string },
 ): Promise<{ totpSecret: string }> {
   const { client } = cognito;
   try {
@@ -173,6 +194,15 @@ export async function ensureStaffUser(
   for (const group of user.groups) {
     await client.send(
       new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: user.email, GroupName: group }),
+    );
+  }
+  if (user.districts !== undefined) {
+    await client.send(
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: pool.userPoolId,
+        Username: user.email,
+        UserAttributes: [{ Name: districtsClaim, Value: user.districts }],
+      }),
     );
   }
   const known = await localTotpSecret(cognito.endpoint, { userPoolId: pool.userPoolId }, user.email);

@@ -8,6 +8,9 @@ export const localConfigSchema = z.object({
   LOCAL_PERSISTENCE: z.enum(['disk', 'memory']).default('disk'),
   LOCAL_ADMIN_EMAIL: z.email().default('admin@example.com'),
   LOCAL_ADMIN_PASSWORD: z.string().min(8).default('Admin-Password-123!'),
+  /** A seeded coordinator of Chennai and Tiruvallur, to see the scoped staff area at once. */
+  LOCAL_COORDINATOR_EMAIL: z.email().default('coordinator@example.com'),
+  LOCAL_COORDINATOR_PASSWORD: z.string().min(8).default('Coordinator-Password-123!'),
   LOCAL_DEFAULT_LANGUAGE: z.enum(['en', 'ta']).default('en'),
   /**
    * First retry delay of the outbound queue (doubles per receive, like the consumer's

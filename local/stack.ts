@@ -48,6 +48,13 @@ export interface LocalStack {
   readonly outboundQueueUrl: string;
   /** The seeded admin; `totpSecret` makes their codes (local mode only, printed at start). */
   readonly admin: { readonly email: string; readonly password: string; readonly totpSecret: string };
+  /** The seeded coordinator of Chennai and Tiruvallur (local mode only, printed at start). */
+  readonly coordinator: {
+    readonly email: string;
+    readonly password: string;
+    readonly totpSecret: string;
+    readonly districts: string;
+  };
   /** The stand-ins themselves, for tests in the same process. */
   readonly whatsApp: WhatsAppSandbox;
   readonly sms: SmsSandbox;
@@ -199,6 +206,15 @@ export async function startLocalStack(
     const seeded = { email: config.LOCAL_ADMIN_EMAIL, password: config.LOCAL_ADMIN_PASSWORD };
     // Enrolled with an authenticator at start-up (MFA is required); the secret is printed.
     const admin = { ...seeded, ...(await ensureStaffUser(cognito, pool, { ...seeded, groups: ['admin'] })) };
+    const seededCoordinator = {
+      email: config.LOCAL_COORDINATOR_EMAIL,
+      password: config.LOCAL_COORDINATOR_PASSWORD,
+      districts: 'chennai,tiruvallur',
+    };
+    const coordinator = {
+      ...seededCoordinator,
+      ...(await ensureStaffUser(cognito, pool, { ...seededCoordinator, groups: ['coordinator'] })),
+    };
 
     const whatsApp = await startWhatsAppSandbox({
       port: await freePort(),
@@ -462,6 +478,7 @@ export async function startLocalStack(
       webhookSinkUrl: sink.url,
       outboundQueueUrl,
       admin,
+      coordinator,
       whatsApp,
       sms,
       sink,

@@ -25,6 +25,7 @@ process.stdout.write(`
   App               ${stack.appUrl}
   Staff area        ${stack.appUrl}/admin   (${stack.admin.email} / ${stack.admin.password})
   Staff TOTP secret ${stack.admin.totpSecret}   (${stack.admin.email}; local only: add it to any authenticator app, or oathtool --totp -b ${stack.admin.totpSecret})
+  Coordinator       ${stack.coordinator.email} / ${stack.coordinator.password}   (Chennai, Tiruvallur; TOTP secret ${stack.coordinator.totpSecret})
   Outbox            ${stack.appUrl}/dev/outbox   (WhatsApp and SMS; JSON: /dev/outbox.json)
   Webhook sink      ${stack.appUrl}/dev/webhooks.json
   API adapter       ${stack.apiUrl}

@@ -18,7 +18,7 @@ interface Deps {
  */
 export function makeHandler({ review, clock }: Deps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
-    const staff = requireStaff(event, 'write');
+    const staff = requireStaff(event, 'admin');
     const id = pathParameter(event, 'id');
     if ((await review.erase(id, staff, clock())) === 'not-found') throw new AppError('NOT_FOUND');
     logger.info('Application erased', { applicationId: id });

@@ -37,7 +37,7 @@ const isDecision = (status: string): status is DecisionMessage['decision'] =>
  */
 export function makeHandler(deps: { review: ReviewStore; clock: () => Date; notices?: DecisionNoticeSettings }) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
-    const staff = requireStaff(event, 'write');
+    const staff = requireStaff(event, 'review');
     const { ids, status, note } = parseBody(event, statusChangeRequestSchema);
     const now = deps.clock();
     const result: StatusChangeResponse = { changed: [], unchanged: [], notFound: [] };

@@ -2,14 +2,22 @@ import { Duration } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { type StageConfig, resourcePrefix } from '../stages';
+import { DISTRICTS_ATTRIBUTE, type StaffRole } from '../../rules/staff-scope';
 import { retainedDataPolicy } from './retention';
 
 export interface StaffAuthProps {
   readonly config: StageConfig;
 }
 
-/** Staff role groups; the API refuses a signed-in user who is in neither. */
-const staffGroupNames = ['admin', 'viewer'] as const;
+/** Staff role groups (rules/staff-scope.ts); the API refuses a signed-in user who is in none. */
+const staffGroups: Record<StaffRole, { id: string; description: string }> = {
+  admin: { id: 'AdminGroup', description: 'Everything, every district: status changes, erasure, staff management' },
+  coordinator: {
+    id: 'CoordinatorGroup',
+    description: 'Review, exports and reports in the districts of custom:districts',
+  },
+  viewer: { id: 'ViewerGroup', description: 'Read-only, in every district or in those of custom:districts' },
+};
 
 /** The staff user pool: admin-created accounts only, email sign-in, TOTP required of everyone. */
 export class StaffAuth extends Construct {
@@ -26,6 +34,14 @@ export class StaffAuth extends Construct {
       signInCaseSensitive: false,
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true } },
+      // A coordinator's or scoped viewer's districts (ids, comma-separated), in the ID
+      // token as custom:districts; a change is seen at the next refresh (15 minutes). Only
+      // admins write it (the staff API, `npm run staff`): the SPA client may not (below).
+      // An attribute, not a group per district: one claim, any set of the 38 districts,
+      // and room to name constituencies later without 234 groups.
+      customAttributes: {
+        [DISTRICTS_ATTRIBUTE]: new cognito.StringAttribute({ minLen: 0, maxLen: 2048, mutable: true }),
+      },
       passwordPolicy: {
         minLength: 12,
         requireLowercase: true,
@@ -49,11 +65,8 @@ export class StaffAuth extends Construct {
       removalPolicy: retainedDataPolicy(config),
     });
 
-    for (const groupName of staffGroupNames) {
-      const group = this.userPool.addGroup(groupName === 'admin' ? 'AdminGroup' : 'ViewerGroup', {
-        groupName,
-        description: groupName === 'admin' ? 'Everything, including status changes and erasure' : 'Read-only staff',
-      });
+    for (const [groupName, { id, description }] of Object.entries(staffGroups)) {
+      const group = this.userPool.addGroup(id, { groupName, description });
       // Deleting a group deletes its memberships (who is admin): kept with the pool. The
       // client holds no data: a new one needs only the App stack deployed again.
       group.applyRemovalPolicy(retainedDataPolicy(config));

@@ -80,6 +80,7 @@ export const staffEn = {
     signedInAs: 'Signed in as',
     role: {
       admin: 'Admin',
+      coordinator: 'Coordinator',
       viewer: 'Viewer',
     },
     accessFailed: 'Your account could not be checked.',
@@ -88,7 +89,7 @@ export const staffEn = {
   noAccess: {
     title: 'No access',
     body: 'You are signed in as {{email}}, but this account has no staff role yet.',
-    hint: 'Ask an administrator to give your account a staff role (admin or viewer), then sign in again.',
+    hint: 'Ask an administrator to give your account a staff role (admin, coordinator or viewer), then sign in again.',
   },
   dashboard: {
     title: 'Applications',

@@ -5,11 +5,14 @@ import { ApiError, apiRequest, type ResponseSchema } from './api-client';
 // provides it; the dashboard and the reports only consume it (features do not import
 // each other). Imported by the /admin chunk only.
 
-export type StaffRole = 'admin' | 'viewer';
+export type { StaffRole } from '../../../rules/staff-scope';
+import type { StaffRole } from '../../../rules/staff-scope';
 
 export interface StaffSession {
   readonly email: string;
   readonly role: StaffRole;
+  /** Their districts (ids); none: every district. The server applies the scope; the SPA shows it. */
+  readonly districts: readonly string[];
   /** A current Cognito ID token (refreshed when needed): it carries email and cognito:groups. */
   readonly getIdToken: () => Promise<string>;
   readonly signOut: () => Promise<void>;

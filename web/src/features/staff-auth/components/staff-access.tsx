@@ -55,7 +55,7 @@ export function StaffAccess({ children }: { children: ReactNode }) {
 
   const me = access?.kind === 'ok' ? access.me : undefined;
   const session = useMemo<StaffSession | null>(
-    () => (me ? { email: me.email, role: me.role, getIdToken: currentIdToken, signOut: signOutStaff } : null),
+    () => (me ? { email: me.email, role: me.role, districts: me.districts, getIdToken: currentIdToken, signOut: signOutStaff } : null),
     [me],
   );
 

@@ -24,6 +24,7 @@ const api = vi.fn<typeof fetch>();
 const session: StaffSession = {
   email: 'admin@example.com',
   role: 'viewer',
+  districts: [],
   getIdToken: () => Promise.resolve('id-token'),
   signOut: () => Promise.resolve(),
 };

@@ -39,6 +39,7 @@ function renderDashboard(role: StaffRole = 'admin', url: InitialEntry = '/admin'
   const session: StaffSession = {
     email: 'admin@example.com',
     role,
+    districts: [],
     getIdToken: () => Promise.resolve('id-token'),
     signOut: () => Promise.resolve(),
   };

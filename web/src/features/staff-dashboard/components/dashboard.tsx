@@ -27,7 +27,7 @@ const none: ReadonlySet<string> = new Set();
 export function Dashboard() {
   const { t } = useTranslation('staff');
   const session = useStaffSession();
-  const canReview = session.role === 'admin';
+  const canReview = session.role !== 'viewer';
   const nav = useListParams();
   const { params } = nav;
   const list = useApplications(params);
