@@ -75,6 +75,9 @@ export const staffEn = {
     enterCode: 'Then enter the 6-digit code the app shows',
     submit: 'Verify and sign in',
   },
+  scope: {
+    label: 'Your districts:',
+  },
   session: {
     logout: 'Logout',
     signedInAs: 'Signed in as',
@@ -115,6 +118,7 @@ export const staffEn = {
     allStatuses: 'All statuses',
     district: 'District',
     allDistricts: 'All districts',
+    allMyDistricts: 'All my districts',
     from: 'From',
     to: 'To',
     apply: 'Apply',
@@ -245,6 +249,7 @@ export const staffEn = {
     statuses: 'Status',
     districts: 'Districts',
     allDistricts: 'None selected: every district',
+    allMyDistricts: 'None selected: all your districts',
     noDistricts: 'No districts yet',
     apply: 'Apply',
     reset: 'Reset',

@@ -74,6 +74,9 @@ export const staffTa: StaffMessages = {
     enterCode: 'பிறகு, செயலி காட்டும் 6 இலக்கக் குறியீட்டை உள்ளிடவும்',
     submit: 'சரிபார்த்து உள்நுழை',
   },
+  scope: {
+    label: 'உங்கள் மாவட்டங்கள்:',
+  },
   session: {
     logout: 'வெளியேறு',
     signedInAs: 'உள்நுழைந்தவர்',
@@ -114,6 +117,7 @@ export const staffTa: StaffMessages = {
     allStatuses: 'எல்லா நிலைகளும்',
     district: 'மாவட்டம்',
     allDistricts: 'எல்லா மாவட்டங்களும்',
+    allMyDistricts: 'என் மாவட்டங்கள் அனைத்தும்',
     from: 'தொடக்கத் தேதி',
     to: 'முடிவுத் தேதி',
     apply: 'பயன்படுத்து',
@@ -250,6 +254,7 @@ export const staffTa: StaffMessages = {
     statuses: 'நிலை',
     districts: 'மாவட்டங்கள்',
     allDistricts: 'எதுவும் தேர்ந்தெடுக்கவில்லை: எல்லா மாவட்டங்களும்',
+    allMyDistricts: 'எதுவும் தேர்ந்தெடுக்கவில்லை: உங்கள் மாவட்டங்கள் அனைத்தும்',
     noDistricts: 'இன்னும் மாவட்டங்கள் இல்லை',
     apply: 'பயன்படுத்து',
     reset: 'மீட்டமை',

@@ -82,3 +82,8 @@ export function districtName(en: string | undefined, language: string): string |
 export function districtLabel(en: string | null | undefined, language: string, unknown: string): string {
   return !en || en === UNKNOWN ? unknown : (districtName(en, language) ?? unknown);
 }
+
+/** The districts of a scoped session (ids from /api/admin/me), in the data file's order; undefined: every district. */
+export function scopedDistricts(ids: readonly string[]): typeof districts | undefined {
+  return ids.length === 0 ? undefined : districts.filter((d) => ids.includes(d.id));
+}

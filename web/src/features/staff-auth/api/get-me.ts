@@ -7,7 +7,7 @@ const meResponseSchema = v.object({
   email: v.string(),
   groups: v.array(v.string()),
   role: v.picklist(staffRoles),
-  districts: v.array(v.string()),
+  districts: v.optional(v.array(v.string()), []),
 });
 export type MeResponse = v.InferOutput<typeof meResponseSchema>;
 

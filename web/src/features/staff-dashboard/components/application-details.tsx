@@ -8,6 +8,7 @@ import { formatDateTime, formatDay } from '../../../lib/staff-format';
 import { constituencyName } from '../utils/format';
 import { ReviewForm } from './review-form';
 import { StatusBadge } from './status-badge';
+import { useStaffSession } from '../../../lib/staff-session';
 
 const isStatus = (value: string | undefined): value is ApplicationStatus =>
   value !== undefined && (applicationStatuses as readonly string[]).includes(value);
@@ -56,6 +57,7 @@ export function ApplicationDetails({
 }) {
   const { t, i18n } = useTranslation('staff');
   const { t: tc } = useTranslation();
+  const canErase = useStaffSession().role === 'admin';
   const language = i18n.resolvedLanguage ?? 'en';
   const { loading, detail, error } = useApplicationDetail(row.id);
   const app = detail?.application.id === row.id ? detail.application : row;
@@ -116,7 +118,7 @@ export function ApplicationDetails({
             </dd>
           </div>
         </dl>
-        {canReview && <ReviewForm row={app} onErase={() => onErase(app)} />}
+        {canReview && <ReviewForm row={app} onErase={canErase ? () => onErase(app) : undefined} />}
       </div>
       <section className="audit" aria-labelledby={`audit-${row.id}`} aria-busy={loading}>
         <h3 className="details-heading" id={`audit-${row.id}`}>

@@ -33,13 +33,17 @@ const listed = () =>
     .filter(([url]) => url === '/api/admin/applications/search')
     .map(([, init]) => JSON.parse(init?.body as string) as unknown);
 
-function renderDashboard(role: StaffRole = 'admin', url: InitialEntry = '/admin') {
-  const i18n = createTestI18n('en');
+function renderDashboard(
+  role: StaffRole = 'admin',
+  url: InitialEntry = '/admin',
+  { districts = [] as string[], language = 'en' } = {},
+) {
+  const i18n = createTestI18n(language);
   addStaffTranslations(i18n);
   const session: StaffSession = {
     email: 'admin@example.com',
     role,
-    districts: [],
+    districts,
     getIdToken: () => Promise.resolve('id-token'),
     signOut: () => Promise.resolve(),
   };
@@ -160,5 +164,26 @@ describe('dashboard', () => {
     renderDashboard('viewer');
     await screen.findByText('Person 0');
     expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+  });
+
+  it('shows a coordinator their districts, offers only those in the filter, and lets them review a row', async () => {
+    const user = userEvent.setup();
+    renderDashboard('coordinator', '/admin', { districts: ['chennai', 'tiruvallur'] });
+    await screen.findByText('Person 0');
+    expect(screen.getByTestId('staff-scope').textContent).toBe('Your districts: Chennai, Tiruvallur');
+    const options = within(screen.getByRole('combobox', { name: 'District' })).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['All my districts', 'Chennai', 'Tiruvallur']);
+    await user.click(screen.getByRole('checkbox', { name: 'Select the application of Person 1' }));
+    expect(screen.getByTestId('bulk-bar')).toBeTruthy();
+  });
+
+  it('names the districts in Tamil on a Tamil screen, and says nothing of a scope to staff who see every district', async () => {
+    renderDashboard('viewer', '/admin', { districts: ['chennai'], language: 'ta' });
+    await screen.findByText('Person 0');
+    expect(screen.getByTestId('staff-scope').textContent).toBe('உங்கள் மாவட்டங்கள்: சென்னை');
+    cleanup();
+    renderDashboard('admin');
+    await screen.findByText('Person 0');
+    expect(screen.queryByTestId('staff-scope')).toBeNull();
   });
 });

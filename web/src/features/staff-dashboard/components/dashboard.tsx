@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
 import { pageSizes, type ApplicationRow, type StatusChangeResponse } from '../../../../../rules/staff-api';
 import { Spinner } from '../../../components/spinner';
+import { StaffScopeNote } from '../../../components/staff-scope-note';
 import { errorText } from '../../../i18n/error-text';
 import { useStaffSession } from '../../../lib/staff-session';
 import { type ApplicationsState, useApplications } from '../hooks/use-applications';
@@ -77,6 +78,7 @@ export function Dashboard() {
       <div className="dashboard-head">
         <h1 className="page-title">{t('dashboard.title')}</h1>
         <p className="page-intro">{t('dashboard.intro')}</p>
+        <StaffScopeNote />
       </div>
 
       <StatsCards />

@@ -4,6 +4,8 @@ import { applicationStatuses } from '../../../../../rules/application-values';
 import { districts } from '../../../../../rules/districts';
 import { parseDate } from '../../../../../rules/ist';
 import { DateInput } from '../../../components/date-input';
+import { scopedDistricts } from '../../../lib/staff-format';
+import { useStaffSession } from '../../../lib/staff-session';
 import { cleanFilters, type ListFilters } from '../utils/list-params';
 
 interface Draft {
@@ -36,6 +38,8 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
     null,
   );
   const tamil = i18n.resolvedLanguage === 'ta';
+  // A scoped user is offered their own districts only (the server refuses the rest anyway).
+  const scoped = scopedDistricts(useStaffSession().districts);
 
   const set = (key: keyof Draft) => (event: { target: { value: string } }) =>
     setDraft((now) => ({ ...now, [key]: event.target.value }));
@@ -111,8 +115,8 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
           value={draft.district}
           onChange={set('district')}
         >
-          <option value="">{t('filters.allDistricts')}</option>
-          {districts.map((d) => (
+          <option value="">{t(scoped ? 'filters.allMyDistricts' : 'filters.allDistricts')}</option>
+          {(scoped ?? districts).map((d) => (
             <option key={d.id} value={d.en}>
               {tamil ? d.ta : d.en}
             </option>

@@ -9,7 +9,7 @@ import { NoteField, StatusField } from './review-fields';
 type Outcome = { ok: true; status: ApplicationStatus; changed: boolean } | { ok: false; code: string } | null;
 
 /** The details row's review controls (admins): a status and a note for this application, and Erase. */
-export function ReviewForm({ row, onErase }: { row: ApplicationRow; onErase: () => void }) {
+export function ReviewForm({ row, onErase }: { row: ApplicationRow; onErase?: () => void }) {
   const { t } = useTranslation('staff');
   const { t: tc } = useTranslation();
   const id = useId();
@@ -51,9 +51,12 @@ export function ReviewForm({ row, onErase }: { row: ApplicationRow; onErase: () 
         <button type="submit" className="button button-primary" disabled={review.busy}>
           {review.busy ? t('review.applying') : t('review.apply')}
         </button>
-        <button type="button" className="button button-danger-outline" onClick={onErase} disabled={review.busy}>
-          {t('review.erase')}
-        </button>
+        {/* Erasure is an admin's alone (the server refuses anyone else): a coordinator gets no button. */}
+        {onErase && (
+          <button type="button" className="button button-danger-outline" onClick={onErase} disabled={review.busy}>
+            {t('review.erase')}
+          </button>
+        )}
       </div>
       <div role="status" className="review-outcome">
         {outcome?.ok && (

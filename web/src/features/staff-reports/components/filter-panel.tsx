@@ -5,7 +5,8 @@ import { knownDistrictNames } from '../../../../../rules/report';
 import { parseDate } from '../../../../../rules/ist';
 import { DateInput } from '../../../components/date-input';
 import type { ReportParamsUpdate } from '../hooks/use-report-params';
-import { districtLabel } from '../../../lib/staff-format';
+import { districtLabel, scopedDistricts } from '../../../lib/staff-format';
+import { useStaffSession } from '../../../lib/staff-session';
 import {
   defaultReportParams,
   type ReportParams,
@@ -25,6 +26,9 @@ export function FilterPanel({
   const { t, i18n } = useTranslation('staff');
   const id = useId();
   const tamil = i18n.language === 'ta';
+  // A scoped user is offered their own districts only (the server refuses the rest anyway).
+  const scoped = scopedDistricts(useStaffSession().districts);
+  const offered = scoped ? scoped.map((d) => d.en) : knownDistrictNames;
   // A date typed only in part, and whether its field has been left (the message waits until then).
   const [unfinished, setUnfinished] = useState({ from: false, to: false });
   const [left, setLeft] = useState({ from: false, to: false });
@@ -93,7 +97,7 @@ export function FilterPanel({
         <legend className="field-label">{t('reports.districts')}</legend>
         {/* All 38, whatever the dates: a range with no data yet must not take the choice away. */}
         <div className="report-checks report-checks-districts">
-          {knownDistrictNames.map((district) => (
+          {offered.map((district) => (
             <label key={district} className="report-check">
               <input
                 type="checkbox"
@@ -109,7 +113,9 @@ export function FilterPanel({
             </label>
           ))}
         </div>
-        {params.districts.length === 0 && <p className="field-hint">{t('reports.allDistricts')}</p>}
+        {params.districts.length === 0 && (
+          <p className="field-hint">{t(scoped ? 'reports.allMyDistricts' : 'reports.allDistricts')}</p>
+        )}
       </fieldset>
       <div className="report-filter-actions">
         {/* Filters apply live; Apply only submits the form, which does nothing more. */}

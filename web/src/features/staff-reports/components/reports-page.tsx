@@ -3,6 +3,7 @@ import { useTranslation } from '../../../i18n/use-translation';
 import { Link } from 'react-router-dom';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { Spinner } from '../../../components/spinner';
+import { StaffScopeNote } from '../../../components/staff-scope-note';
 import { errorText } from '../../../i18n/error-text';
 import { staffPaths } from '../../../staff-paths';
 import { useReportParams } from '../hooks/use-report-params';
@@ -41,6 +42,7 @@ export function ReportsPage() {
         <div>
           <h1 className="page-title">{t('reports.title')}</h1>
           <p className="page-intro">{t('reports.subtitle')}</p>
+          <StaffScopeNote />
         </div>
         <Link className="button button-secondary" to={staffPaths.dashboard.getHref()}>
           {t('reports.back')}
