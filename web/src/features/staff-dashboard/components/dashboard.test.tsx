@@ -36,7 +36,7 @@ const listed = () =>
 function renderDashboard(
   role: StaffRole = 'admin',
   url: InitialEntry = '/admin',
-  { districts = [] as string[], language = 'en' } = {},
+  { districts = [], language = 'en' }: { districts?: string[]; language?: 'en' | 'ta' } = {},
 ) {
   const i18n = createTestI18n(language);
   addStaffTranslations(i18n);
