@@ -101,7 +101,12 @@ export function toCsv<C extends string>(records: Iterable<Partial<Record<C, unkn
   return csvParts(records, columns).join('');
 }
 
-/** `applications_export_2026-11-20.csv`: the day in IST, given as YYYY-MM-DD. */
-export function exportFileName(prefix: string, istDay: string): string {
-  return `${prefix}_${istDay}.csv`;
+/**
+ * `applications_export_2026-11-20.csv`: the day in IST, given as YYYY-MM-DD; a scoped
+ * user's district ids go before it (`applications_export_chennai-tiruvallur_2026-11-20.csv`),
+ * so that a file passed on says whose districts it holds.
+ */
+export function exportFileName(prefix: string, istDay: string, districtIds: readonly string[] = []): string {
+  const scope = districtIds.length > 0 ? `_${districtIds.join('-')}` : '';
+  return `${prefix}${scope}_${istDay}.csv`;
 }

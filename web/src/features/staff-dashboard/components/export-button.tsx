@@ -21,7 +21,7 @@ type Phase =
 export function ExportButton({ filters }: { filters: ListFilters }) {
   const { t } = useTranslation('staff');
   const { t: tc } = useTranslation();
-  const { getIdToken } = useStaffSession();
+  const { getIdToken, districts } = useStaffSession();
   const client = useQueryClient();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const controllerRef = useRef<AbortController | null>(null);
@@ -39,7 +39,7 @@ export function ExportButton({ filters }: { filters: ListFilters }) {
         (progress) => setPhase({ kind: 'running', progress }),
         controller.signal,
       );
-      downloadCsv(parts, exportFileName('applications_export', istDay(new Date())));
+      downloadCsv(parts, exportFileName('applications_export', istDay(new Date()), districts));
       setPhase({ kind: 'done', rows });
       invalidateAfterExport(client, 'applications');
     } catch (error) {

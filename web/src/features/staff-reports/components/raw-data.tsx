@@ -83,7 +83,7 @@ export function RawData({ params }: { params: ReportParams }) {
 /** "Export CSV": every matching row (all pages, not the table's), on the record like the dashboard's export. */
 function ReportExport({ params, total }: { params: ReportParams; total: number }) {
   const { t } = useTranslation('staff');
-  const { getIdToken } = useStaffSession();
+  const { getIdToken, districts } = useStaffSession();
   const client = useQueryClient();
   const [exporting, setExporting] = useState<{ done: number; total: number } | null>(null);
   const [exportNote, setExportNote] = useState<{ rows?: number; failed?: boolean } | null>(null);
@@ -103,7 +103,7 @@ function ReportExport({ params, total }: { params: ReportParams; total: number }
         (done, all) => setExporting({ done, total: all }),
         c.signal,
       );
-      downloadCsv(result.parts, exportFileName('applications_report', istDay(new Date())));
+      downloadCsv(result.parts, exportFileName('applications_report', istDay(new Date()), districts));
       setExportNote({ rows: result.rows });
       invalidateAfterExport(client, 'reports');
     } catch {
