@@ -101,7 +101,12 @@ export function toCsv<C extends string>(records: Iterable<Partial<Record<C, unkn
   return csvParts(records, columns).join('');
 }
 
-/** `applications_export_2026-11-20.csv`: the day in IST, given as YYYY-MM-DD. */
-export function exportFileName(prefix: string, istDay: string): string {
-  return `${prefix}_${istDay}.csv`;
+/**
+ * `applications_export_2026-11-20.csv`: the day in IST, given as YYYY-MM-DD. A scoped
+ * export (the exporter's district ids, as exports-start answers them) names its districts:
+ * `applications_export_chennai-tiruvallur_2026-11-20.csv`; 'all' or none adds nothing.
+ */
+export function exportFileName(prefix: string, istDay: string, scope?: readonly string[] | 'all'): string {
+  const districts = scope === 'all' || !scope ? [] : scope.filter((id) => /^[a-z0-9-]+$/.test(id));
+  return districts.length > 0 ? `${prefix}_${districts.join('-')}_${istDay}.csv` : `${prefix}_${istDay}.csv`;
 }
