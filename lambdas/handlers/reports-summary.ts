@@ -36,7 +36,7 @@ export function makeHandler({ rollups, clock, meter, onCost }: ReportsSummaryDep
     const filters = scopeReportFilters(staff.scope, asked);
     const started = performance.now();
     const { result, usage } = await meter.measure(async () =>
-      filters ? reportSummary(rollups, filters, clock()) : emptyReport(asked, clock()),
+      filters ? reportSummary(rollups, filters, clock()) : emptyReport(rollups, asked, clock()),
     );
     const cost: ReportCost = { ...usage, ms: Math.round((performance.now() - started) * 10) / 10 };
     logger.info('Report summary', {

@@ -78,11 +78,22 @@ export async function reportTotal(store: RollupsReader, filters: ReportFilters, 
 
 /**
  * The report of filters nothing is in (a scope none of whose districts was asked for):
- * zeros, with the days of the filters' bounds when both are given. Reads nothing.
+ * zeros over the days a report of the same filters would cover (an open bound from the
+ * data's first or last day, as any report). Reads META and the totals item at most.
  */
-export function emptyReport(filters: ReportFilters, now: Date): ReportSummary {
-  const range = filters.from && filters.to ? { from: filters.from, to: filters.to } : null;
-  return foldReport({ asOf: istDay(now), filters, range, days: [], corrections: [] });
+export async function emptyReport(
+  store: Pick<RollupsReader, 'getMeta' | 'readTotals'>,
+  filters: ReportFilters,
+  now: Date,
+): Promise<ReportSummary> {
+  const asOf = istDay(now);
+  const meta = await store.getMeta(false);
+  const range = meta
+    ? await resolveRange(store, meta.current, filters)
+    : filters.from && filters.to
+      ? { from: filters.from, to: filters.to }
+      : null;
+  return foldReport({ asOf, filters, range, days: [], corrections: [] });
 }
 
 function statsOf(byStatus: Partial<Record<string, number>>): StatsResponse {
