@@ -102,11 +102,11 @@ export function toCsv<C extends string>(records: Iterable<Partial<Record<C, unkn
 }
 
 /**
- * `applications_export_2026-11-20.csv`: the day in IST, given as YYYY-MM-DD; a scoped
- * user's district ids go before it (`applications_export_chennai-tiruvallur_2026-11-20.csv`),
- * so that a file passed on says whose districts it holds.
+ * `applications_export_2026-11-20.csv`: the day in IST, given as YYYY-MM-DD. A scoped
+ * export (the exporter's district ids, as exports-start answers them) names its districts:
+ * `applications_export_chennai-tiruvallur_2026-11-20.csv`; 'all' or none adds nothing.
  */
-export function exportFileName(prefix: string, istDay: string, districtIds: readonly string[] = []): string {
-  const scope = districtIds.length > 0 ? `_${districtIds.join('-')}` : '';
-  return `${prefix}${scope}_${istDay}.csv`;
+export function exportFileName(prefix: string, istDay: string, scope?: readonly string[] | 'all'): string {
+  const districts = scope === 'all' || !scope ? [] : scope.filter((id) => /^[a-z0-9-]+$/.test(id));
+  return districts.length > 0 ? `${prefix}_${districts.join('-')}_${istDay}.csv` : `${prefix}_${istDay}.csv`;
 }

@@ -155,7 +155,16 @@ export const exportStartRequestSchema = union([
   requestObject({ report: reportFiltersSchema }),
 ]);
 export type ExportStartRequest = v.InferInput<typeof exportStartRequestSchema>;
-export const exportStartResponseSchema = v.object({ exportId: v.string(), total: v.number() });
+export const exportStartResponseSchema = v.object({
+  exportId: v.string(),
+  total: v.number(),
+  /**
+   * Whose rows the export holds: the exporter's district ids, or 'all' (issue 17). The
+   * file's name carries it (csv.ts, exportFileName). Absent from an older server's answer.
+   */
+  scope: v.optional(v.union([v.literal('all'), v.array(v.string())])),
+});
+export type ExportStartResponse = v.InferOutput<typeof exportStartResponseSchema>;
 /**
  * The browser's count is not asked for: the server counted the rows it served for the
  * export. A `rows` sent by an older page is accepted and ignored.

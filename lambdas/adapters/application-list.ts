@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { normalizeSearchQuery } from '../../rules/search';
 import type { ApplicationFilters, ApplicationRow } from '../../rules/staff-api';
 import { AppError } from '../lib/http';
+import { districtsOf, type ScopedApplicationFilters } from '../lib/scoped-filters';
 import { toRow } from './application-items';
 import { countItems, decodeCursor, encodeCursor, planStreams, readPage, sortKeyBounds } from './application-query';
 
@@ -9,12 +10,15 @@ import { countItems, decodeCursor, encodeCursor, planStreams, readPage, sortKeyB
 // index is chosen by the filters, the date range is a key condition, so a page reads
 // about as many items as it returns. Text search is a filter on top, and reads what it must.
 
-/** The plan of the dashboard's filters: one status and one district at most, so one key. */
-function planOf(filters: ApplicationFilters) {
+/**
+ * The plan of the dashboard's filters: one status and one district at most, so one key;
+ * a staff member's scope may name several districts, merged by the planner.
+ */
+function planOf(filters: ScopedApplicationFilters) {
   return {
     streams: planStreams({
       ...(filters.status && { statuses: [filters.status] }),
-      districts: filters.district ? [filters.district] : [],
+      districts: districtsOf(filters),
     }),
     bounds: sortKeyBounds(filters),
   };
@@ -33,7 +37,7 @@ export interface ListPage {
 export async function listApplications(
   db: DynamoDBDocumentClient,
   tableName: string,
-  filters: ApplicationFilters,
+  filters: ScopedApplicationFilters,
   page: { pageSize: number; cursor?: string },
 ): Promise<ListPage> {
   const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
@@ -58,7 +62,7 @@ export async function listApplications(
 export async function countApplications(
   db: DynamoDBDocumentClient,
   tableName: string,
-  filters: ApplicationFilters,
+  filters: ScopedApplicationFilters,
 ): Promise<number> {
   const search = searchOf(filters);
   return countItems(db, tableName, planOf(filters), search ? { search } : {});

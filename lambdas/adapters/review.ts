@@ -51,8 +51,15 @@ export interface ReviewStore {
     note?: string,
   ): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
+  /**
+   * The district of each application that exists (consistent reads; undefined: no
+   * district); an id missing from the map names nothing. For checking a selection
+   * against a staff member's scope before any change.
+   */
+  districtsOf(ids: readonly string[]): Promise<Map<string, string | undefined>>;
   erase(id: string, actor: Actor, now: Date): Promise<'erased' | 'not-found'>;
-  startExport(scope: ReadScope, actor: Actor, now: Date): Promise<string>;
+  /** `districts`: the exporter's scope (district ids, or 'all'), kept in the audit entry. */
+  startExport(scope: ReadScope, actor: Actor, now: Date, districts?: readonly string[] | 'all'): Promise<string>;
   /** Only by whoever started it, once: `not-found` otherwise. The rows are those the server served for it. */
   completeExport(exportId: string, actor: Actor, now: Date): Promise<{ rows: number } | 'not-found'>;
 }
@@ -226,7 +233,17 @@ export function makeReviewStore(
 
     erase: (id, actor, now) => erase(store, id, actor, now),
 
-    async startExport(scope, actor, now) {
+    async districtsOf(ids) {
+      const found = new Map<string, string | undefined>();
+      for (let i = 0; i < ids.length; i += 25) {
+        const chunk = ids.slice(i, i + 25);
+        const items = await Promise.all(chunk.map((id) => store.applications.get(id, { consistent: true })));
+        items.forEach((item, j) => item && found.set(chunk[j]!, item.revenue_district));
+      }
+      return found;
+    },
+
+    async startExport(scope, actor, now, districts = 'all') {
       const exportId = randomUUID();
       await db.send(
         new PutCommand({
@@ -240,6 +257,8 @@ export function makeReviewStore(
             by_sub: actor.sub,
             screen: scope.screen,
             filters: scope.filters,
+            // Whose districts the rows are from: the exporter's scope.
+            districts,
             // The pages read for it must ask for the same screen and filters to count.
             scope_key: scopeKey(scope),
             rows_read: 0,

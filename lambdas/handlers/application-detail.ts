@@ -6,6 +6,7 @@ import { makeDecisionNoticeStore, noticesWithStatus } from '../adapters/decision
 import { makeDeliveryStore } from '../adapters/deliveries';
 import { makeReviewStore, type ReviewStore } from '../adapters/review';
 import { AppError, httpHandler, json, pathParameter } from '../lib/http';
+import { inScope } from '../../rules/staff-scope';
 import { requireStaff } from '../lib/staff';
 import { dbRuntime } from '../lib/db-runtime';
 import { wiredOnFirstCall } from '../lib/wiring';
@@ -17,13 +18,17 @@ interface Deps {
   readonly notices: (applicationId: string) => Promise<DecisionNotice[]>;
 }
 
-/** One application with its audit trail and the decision notices sent, for the dashboard's details row. */
+/**
+ * One application with its audit trail and the decision notices sent, for the dashboard's
+ * details row. Another district's application than the caller's is not found, exactly as
+ * a missing id: an id tells nothing of what it names.
+ */
 export function makeHandler({ applications, review, notices }: Deps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
-    requireStaff(event);
+    const staff = requireStaff(event);
     const id = pathParameter(event, 'id');
     const [item, audit, sent] = await Promise.all([applications.get(id), review.auditOf(id), notices(id)]);
-    if (!item) throw new AppError('NOT_FOUND');
+    if (!item || !inScope(staff.scope, item.revenue_district)) throw new AppError('NOT_FOUND');
     const body: ApplicationDetail = { application: toRow(item), audit, notices: sent };
     return json(200, body);
   });

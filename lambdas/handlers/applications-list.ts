@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import type { ApplicationFilters, ListResponse } from '../../rules/staff-api';
+import type { ListResponse } from '../../rules/staff-api';
 import { listRequestSchema } from '../../rules/staff-api';
 import { countApplications, listApplications, type ListPage } from '../adapters/application-list';
 import type { ReadAudit } from '../adapters/read-audit';
@@ -8,14 +8,15 @@ import { totalFromRollups } from '../lib/application-totals';
 import { systemClock } from '../lib/clock';
 import { httpHandler, json, parseBody } from '../lib/http';
 import { readAuditFromEnv } from '../lib/read-audit-runtime';
+import { scopeApplicationFilters, type ScopedApplicationFilters } from '../lib/scoped-filters';
 import { requireStaff } from '../lib/staff';
 import { dbRuntime } from '../lib/db-runtime';
 import { wiredOnFirstCall } from '../lib/wiring';
 
 export interface ListDeps {
-  readonly list: (filters: ApplicationFilters, page: { pageSize: number; cursor?: string }) => Promise<ListPage>;
+  readonly list: (filters: ScopedApplicationFilters, page: { pageSize: number; cursor?: string }) => Promise<ListPage>;
   /** The exact number of rows matching the filters. */
-  readonly total: (filters: ApplicationFilters) => Promise<number>;
+  readonly total: (filters: ScopedApplicationFilters) => Promise<number>;
   readonly audit: ReadAudit;
   readonly clock: () => Date;
 }
@@ -24,15 +25,17 @@ export interface ListDeps {
  * POST /api/admin/applications/search: the dashboard's page of applications, filtered
  * and searched on the server. A POST so that the search term stays out of every URL
  * (and so out of CloudFront's logs). The rows served are on the record before they leave.
+ * A scoped staff member reads their districts only: a district outside them answers an
+ * empty page (the audit keeps the filters as asked, which an export's pages must repeat).
  */
 export function makeHandler(deps: ListDeps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
     const staff = requireStaff(event);
     const { filters, pageSize, cursor, exportId } = parseBody(event, listRequestSchema);
-    const [page, total] = await Promise.all([
-      deps.list(filters, { pageSize, ...(cursor && { cursor }) }),
-      deps.total(filters),
-    ]);
+    const scoped = scopeApplicationFilters(staff.scope, filters);
+    const [page, total] = scoped
+      ? await Promise.all([deps.list(scoped, { pageSize, ...(cursor && { cursor }) }), deps.total(scoped)])
+      : [{ items: [], scanned: 0 } satisfies ListPage, 0];
     await deps.audit.record(
       { actor: staff, scope: { screen: 'dashboard', filters }, rows: page.items.length, ...(exportId && { exportId }) },
       deps.clock(),
@@ -47,7 +50,7 @@ export function makeHandler(deps: ListDeps) {
 export const handler = wiredOnFirstCall(() => {
   const { db, tables } = dbRuntime('applications', 'rollups');
   const clock = systemClock();
-  const count = (filters: ApplicationFilters) => countApplications(db, tables.applications, filters);
+  const count = (filters: ScopedApplicationFilters) => countApplications(db, tables.applications, filters);
   return makeHandler({
     list: (filters, page) => listApplications(db, tables.applications, filters, page),
     total: totalFromRollups(makeRollupsReader(db, tables.rollups), count, clock),

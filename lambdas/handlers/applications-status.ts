@@ -13,7 +13,8 @@ import {
 import { makeReviewStore, type ReviewStore } from '../adapters/review';
 import { systemClock } from '../lib/clock';
 import { parseEnv, publicFlowEnvSchema } from '../lib/env';
-import { httpHandler, json, parseBody } from '../lib/http';
+import { inScope, type StaffScope } from '../../rules/staff-scope';
+import { AppError, httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
 import { countBy } from '../lib/metrics';
 import { requireStaff } from '../lib/staff';
@@ -31,9 +32,20 @@ const isDecision = (status: string): status is DecisionMessage['decision'] =>
   (decisions as readonly string[]).includes(status);
 
 /**
- * An admin moves one application or a selection to a status, with an optional note.
- * Approving or rejecting queues a decision notice for each application whose status
- * really changed (docs/MESSAGING.md, "Decision notices").
+ * A scoped staff member's selection, checked before anything changes: when one id is of
+ * another district or names nothing, the whole selection is refused as not found (a
+ * missing id and another district's answer alike), and nothing changes.
+ */
+async function requireInScope(review: Pick<ReviewStore, 'districtsOf'>, scope: StaffScope, ids: readonly string[]) {
+  if (!scope.districts) return;
+  const found = await review.districtsOf(ids);
+  if (!ids.every((id) => found.has(id) && inScope(scope, found.get(id)))) throw new AppError('NOT_FOUND');
+}
+
+/**
+ * An admin or a coordinator moves one application or a selection to a status, with an
+ * optional note. Approving or rejecting queues a decision notice for each application
+ * whose status really changed (docs/MESSAGING.md, "Decision notices").
  */
 export function makeHandler(deps: { review: ReviewStore; clock: () => Date; notices?: DecisionNoticeSettings }) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
@@ -42,6 +54,7 @@ export function makeHandler(deps: { review: ReviewStore; clock: () => Date; noti
     const now = deps.clock();
     const result: StatusChangeResponse = { changed: [], unchanged: [], notFound: [] };
     const unique = [...new Set(ids)];
+    await requireInScope(deps.review, staff.scope, unique);
     // 25 at a time: a selection of 100 takes four rounds of parallel transactions.
     for (let i = 0; i < unique.length; i += 25) {
       const chunk = unique.slice(i, i + 25);

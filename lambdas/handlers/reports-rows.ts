@@ -10,6 +10,7 @@ import { systemClock } from '../lib/clock';
 import { AppError, httpHandler, json, parseQuery } from '../lib/http';
 import { readAuditFromEnv } from '../lib/read-audit-runtime';
 import { reportTotal } from '../lib/rollups-report';
+import { scopeReportFilters } from '../lib/scoped-filters';
 import { requireStaff } from '../lib/staff';
 import { dbRuntime } from '../lib/db-runtime';
 import { wiredOnFirstCall } from '../lib/wiring';
@@ -30,6 +31,8 @@ const querySchema = v.intersect([reportRowsQuerySchema, v.object({ exportId: v.o
  * first, a page at a time (the raw-data table and the CSV export page through them).
  * The total comes from the rollups on the first page and travels in the cursor. The
  * rows served are on the record before they leave (lambdas/adapters/read-audit.ts).
+ * A scoped staff member reads their districts' rows only (none asked for in the scope:
+ * no rows); the audit keeps the filters as asked, which an export started for them names.
  */
 export function makeHandler({ rows, rollups, clock, audit }: ReportsRowsDeps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
@@ -38,11 +41,14 @@ export function makeHandler({ rows, rollups, clock, audit }: ReportsRowsDeps) {
     const resumed = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !resumed)
       throw new AppError('VALIDATION_FAILED', { fields: { cursor: 'INVALID_CURSOR' } });
-    const [total, page] = await Promise.all([
-      // A cursor carries the total counted on the first page (a dashboard cursor has none).
-      resumed?.total ?? reportTotal(rollups, filters, clock()),
-      rows.page(filters, limit, resumed?.after),
-    ]);
+    const scoped = scopeReportFilters(staff.scope, filters);
+    const [total, page] = scoped
+      ? await Promise.all([
+          // A cursor carries the total counted on the first page (a dashboard cursor has none).
+          resumed?.total ?? reportTotal(rollups, scoped, clock()),
+          rows.page(scoped, limit, resumed?.after),
+        ])
+      : [0, { items: [] }];
     await audit.record(
       { actor: staff, scope: { screen: 'reports', filters }, rows: page.items.length, ...(exportId && { exportId }) },
       clock(),

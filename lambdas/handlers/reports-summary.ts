@@ -5,7 +5,8 @@ import { type CapacityMeter, type DynamoUsage, meterCapacity } from '../lib/capa
 import { systemClock } from '../lib/clock';
 import { httpHandler, json, parseQuery } from '../lib/http';
 import { logger } from '../lib/logger';
-import { reportSummary } from '../lib/rollups-report';
+import { emptyReport, reportSummary } from '../lib/rollups-report';
+import { scopeReportFilters } from '../lib/scoped-filters';
 import { requireStaff } from '../lib/staff';
 import { dbRuntime } from '../lib/db-runtime';
 import { wiredOnFirstCall } from '../lib/wiring';
@@ -23,18 +24,25 @@ export interface ReportsSummaryDeps {
   readonly onCost?: (cost: ReportCost) => void;
 }
 
-/** GET /api/admin/reports/summary: the figures of the Reports page, from the rollups. */
+/**
+ * GET /api/admin/reports/summary: the figures of the Reports page, from the rollups. A
+ * scoped staff member's figures are their districts' rows of the rollups (exact, and
+ * read at the same cost); none of the districts asked for in their scope: zeros.
+ */
 export function makeHandler({ rollups, clock, meter, onCost }: ReportsSummaryDeps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
-    requireStaff(event);
-    const filters = parseQuery(event, reportFiltersSchema);
+    const staff = requireStaff(event);
+    const asked = parseQuery(event, reportFiltersSchema);
+    const filters = scopeReportFilters(staff.scope, asked);
     const started = performance.now();
-    const { result, usage } = await meter.measure(() => reportSummary(rollups, filters, clock()));
+    const { result, usage } = await meter.measure(async () =>
+      filters ? reportSummary(rollups, filters, clock()) : emptyReport(rollups, asked, clock()),
+    );
     const cost: ReportCost = { ...usage, ms: Math.round((performance.now() - started) * 10) / 10 };
     logger.info('Report summary', {
       days: result.series.length,
-      statuses: filters.statuses.length,
-      districts: filters.districts.length,
+      statuses: asked.statuses.length,
+      districts: filters?.districts.length ?? 0,
       ...cost,
     });
     onCost?.(cost);

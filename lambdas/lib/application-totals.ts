@@ -1,7 +1,7 @@
 import { applicationStatuses } from '../../rules/application';
-import type { ApplicationFilters } from '../../rules/staff-api';
 import type { RollupsReader } from '../adapters/rollups-reader';
 import { reportTotal } from './rollups-report';
+import { districtsOf, type ScopedApplicationFilters } from './scoped-filters';
 
 /**
  * The exact total: from the rollups (a few items, whatever the number of applications),
@@ -9,10 +9,10 @@ import { reportTotal } from './rollups-report';
  */
 export function totalFromRollups(
   rollups: RollupsReader,
-  countRows: (f: ApplicationFilters) => Promise<number>,
+  countRows: (f: ScopedApplicationFilters) => Promise<number>,
   clock: () => Date,
 ) {
-  return (filters: ApplicationFilters): Promise<number> =>
+  return (filters: ScopedApplicationFilters): Promise<number> =>
     filters.q
       ? countRows(filters)
       : reportTotal(
@@ -21,7 +21,7 @@ export function totalFromRollups(
             from: filters.from ?? null,
             to: filters.to ?? null,
             statuses: filters.status ? [filters.status] : applicationStatuses,
-            districts: filters.district ? [filters.district] : [],
+            districts: districtsOf(filters),
           },
           clock(),
         );

@@ -76,12 +76,27 @@ export async function reportTotal(store: RollupsReader, filters: ReportFilters, 
   return foldReport({ asOf: istDay(now), filters, range, days, corrections: [] }).total;
 }
 
-/** The dashboard's totals: one item. */
-export async function statsSummary(store: Pick<RollupsReader, 'getMeta' | 'readTotals'>): Promise<StatsResponse> {
+/**
+ * The report of filters nothing is in (a scope none of whose districts was asked for):
+ * zeros over the days a report of the same filters would cover (an open bound from the
+ * data's first or last day, as any report). Reads META and the totals item at most.
+ */
+export async function emptyReport(
+  store: Pick<RollupsReader, 'getMeta' | 'readTotals'>,
+  filters: ReportFilters,
+  now: Date,
+): Promise<ReportSummary> {
+  const asOf = istDay(now);
   const meta = await store.getMeta(false);
-  const byStatus = meta
-    ? (await store.readTotals(meta.current)).byStatus
-    : Object.fromEntries(applicationStatuses.map((s) => [s, 0]));
+  const range = meta
+    ? await resolveRange(store, meta.current, filters)
+    : filters.from && filters.to
+      ? { from: filters.from, to: filters.to }
+      : null;
+  return foldReport({ asOf, filters, range, days: [], corrections: [] });
+}
+
+function statsOf(byStatus: Partial<Record<string, number>>): StatsResponse {
   return {
     total: applicationStatuses.reduce((sum, s) => sum + (byStatus[s] ?? 0), 0),
     pending: byStatus.pending ?? 0,
@@ -89,4 +104,29 @@ export async function statsSummary(store: Pick<RollupsReader, 'getMeta' | 'readT
     approved: byStatus.approved ?? 0,
     rejected: byStatus.rejected ?? 0,
   };
+}
+
+/** The dashboard's totals: one item. */
+export async function statsSummary(store: Pick<RollupsReader, 'getMeta' | 'readTotals'>): Promise<StatsResponse> {
+  const meta = await store.getMeta(false);
+  return statsOf(meta ? (await store.readTotals(meta.current)).byStatus : {});
+}
+
+/**
+ * The dashboard's totals of some districts (a scoped staff member's): from the district
+ * rows of every day with data, never the totals item, which counts every district. What
+ * it reads grows with the days of data, not with the number of applications.
+ */
+export async function districtStatsSummary(
+  store: RollupsReader,
+  districts: readonly string[],
+  now: Date,
+): Promise<StatsResponse> {
+  const meta = await store.getMeta(false);
+  if (!meta) return statsOf({});
+  const filters: ReportFilters = { from: null, to: null, statuses: applicationStatuses, districts };
+  const range = await resolveRange(store, meta.current, filters, false);
+  if (!range) return statsOf({});
+  const days = await store.readDays(meta.current, applicationStatuses, range.from, range.to);
+  return statsOf(foldReport({ asOf: istDay(now), filters, range, days, corrections: [] }).byStatus);
 }

@@ -1,24 +1,30 @@
 import { createPublicKey, type JsonWebKey, randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
 import type { ApiAdapter } from '../../local/api-adapter';
+import type { ReportRowsResponse, ReportSummary, StatsResponse } from '../../rules/report';
+import type { ListResponse, StatusChangeResponse } from '../../rules/staff-api';
+import { applicationItem, DAY_MS, istDayOf, istMidnight, putAll } from '../support/rollups';
 import { testStaff } from '../support/staff';
 import { signIn, signWithForeignKey, signWithLocalPoolKey } from '../support/tokens';
-import { startTierApi } from '../support/tier-api';
+import { startScopeTier, type ScopeTier } from '../support/scope-tier';
 
 // Every staff route of the route table × every kind of caller, through the local adapter
 // (which verifies tokens as API Gateway's JWT authorizer does) and the real handlers:
 // forged, stale and foreign tokens are refused before any function runs (401), a user in
 // no staff group and a viewer on an admin-only route by the handler (403), and viewers
 // and admins get the route's own answer. A route added to the table without a request
-// below fails the test.
+// below fails the test. District scope (issue 17): a coordinator and a viewer of Chennai
+// get every route's answer within Chennai only (below the matrix).
 let api: ApiAdapter;
+let tier: ScopeTier;
 const pool = inject('pool');
 const cognitoEndpoint = inject('cognitoEndpoint');
 
 /** A request each route answers with `ok` when the caller may use it (ids that name nothing). */
-const requests: Record<string, { path: string; body?: unknown; ok: number }> = {
+const requests: Record<string, { path: string; body?: unknown; ok: number; scopedOk?: number }> = {
   'GET /api/admin/me': { path: '/api/admin/me', ok: 200 },
   'POST /api/admin/applications/search': { path: '/api/admin/applications/search', body: { pageSize: 10 }, ok: 200 },
   'GET /api/admin/applications/{id}': { path: '/api/admin/applications/matrix-none', ok: 404 },
@@ -26,6 +32,8 @@ const requests: Record<string, { path: string; body?: unknown; ok: number }> = {
     path: '/api/admin/applications/status',
     body: { ids: ['matrix-none'], status: 'approved' },
     ok: 200,
+    // A scoped caller's selection with an id that names nothing is refused whole.
+    scopedOk: 404,
   },
   'DELETE /api/admin/applications/{id}': { path: '/api/admin/applications/matrix-none', ok: 404 },
   'POST /api/admin/exports': { path: '/api/admin/exports', body: { filters: { status: 'approved' } }, ok: 201 },
@@ -62,7 +70,7 @@ async function hmacWithPublicKey(): Promise<string> {
     .sign(new TextEncoder().encode(pem.toString()));
 }
 
-type Expect = 'unauthorized' | 'forbidden' | 'allowed' | 'admin-only';
+type Expect = 'unauthorized' | 'forbidden' | 'allowed' | 'admin-only' | 'coordinator';
 const cells: { caller: string; token: () => Promise<string | undefined>; expect: Expect }[] = [
   { caller: 'no token', token: () => Promise.resolve(undefined), expect: 'unauthorized' },
   { caller: 'garbage', token: () => Promise.resolve('not.a.token'), expect: 'unauthorized' },
@@ -79,26 +87,53 @@ const cells: { caller: string; token: () => Promise<string | undefined>; expect:
     token: () => signWithLocalPoolKey({ ...adminClaims(), iss: `${cognitoEndpoint}/local_other` }),
     expect: 'unauthorized',
   },
-  { caller: 'wrong audience', token: () => signWithLocalPoolKey({ ...adminClaims(), aud: 'another-client' }), expect: 'unauthorized' },
+  {
+    caller: 'wrong audience',
+    token: () => signWithLocalPoolKey({ ...adminClaims(), aud: 'another-client' }),
+    expect: 'unauthorized',
+  },
   { caller: 'no group', token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.nobody), expect: 'forbidden' },
   { caller: 'viewer', token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.viewer), expect: 'admin-only' },
   { caller: 'admin', token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.admin), expect: 'allowed' },
+  {
+    caller: 'coordinator of Chennai',
+    token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.coordinator),
+    expect: 'coordinator',
+  },
+  {
+    caller: 'viewer of Chennai',
+    token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.viewerOfChennai),
+    expect: 'admin-only',
+  },
   {
     // An access token carries no email and no `aud`, only `client_id`: still the admin.
     caller: 'admin, access token',
     token: () => {
       const { sub, iss, iat, exp } = adminClaims();
       const groups = ['admin'];
-      return signWithLocalPoolKey({ sub, iss, iat, exp, 'cognito:groups': groups, token_use: 'access', client_id: pool.clientId });
+      return signWithLocalPoolKey({
+        sub,
+        iss,
+        iat,
+        exp,
+        'cognito:groups': groups,
+        token_use: 'access',
+        client_id: pool.clientId,
+      });
     },
     expect: 'allowed',
   },
 ];
 
 beforeAll(async () => {
-  api = await startTierApi();
+  tier = await startScopeTier('matrix');
+  api = tier.api;
 });
-afterAll(() => api.close());
+afterAll(() => tier.stop());
+
+/** A coordinator reviews (status changes) but may not erase: the one admin-only route left to them. */
+const reviewRoutes = ['POST /api/admin/applications/status'];
+const scopedCallers = new Set(['coordinator of Chennai', 'viewer of Chennai']);
 
 const staffRoutes = routes.filter((r) => r.access === 'staff');
 
@@ -113,23 +148,259 @@ it('covers every staff route of the route table, each under /api/admin/', () => 
 describe.each(staffRoutes)('$method $path', (route) => {
   const request = requests[`${route.method} ${route.path}`];
 
-  it.each(cells)('$caller', async ({ token, expect: cell }) => {
+  it.each(cells)('$caller', async ({ caller, token, expect: cell }) => {
     expect(request, 'a request for this route').toBeDefined();
     const bearer = await token();
     const response = await fetch(`${api.url}${request!.path}`, {
       method: route.method,
-      headers: { 'content-type': 'application/json', ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }),
+      },
       ...(request!.body !== undefined && { body: JSON.stringify(request!.body) }),
     });
     const body = (await response.json()) as unknown;
-    const refused = cell === 'forbidden' || (cell === 'admin-only' && route.adminOnly);
+    const key = `${route.method} ${route.path}`;
+    const refused =
+      cell === 'forbidden' ||
+      (cell === 'admin-only' && route.adminOnly) ||
+      (cell === 'coordinator' && route.adminOnly && !reviewRoutes.includes(key));
     if (cell === 'unauthorized') {
       // The authorizer's answer: no function ran.
       expect({ status: response.status, body }).toEqual({ status: 401, body: { message: 'Unauthorized' } });
     } else if (refused) {
       expect({ status: response.status, body }).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
     } else {
-      expect(response.status, JSON.stringify(body)).toBe(request!.ok);
+      const ok = scopedCallers.has(caller) ? (request!.scopedOk ?? request!.ok) : request!.ok;
+      expect(response.status, JSON.stringify(body)).toBe(ok);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------
+// District scope (issue 17): over every staff route, a Madurai application (and one of
+// unknown district) is refused or absent for a coordinator and a viewer of Chennai, and
+// the Chennai ones are there; the admin sees them all.
+
+const day = istDayOf(Date.now() - DAY_MS);
+const at = (hour: number) => new Date(istMidnight(day) + hour * 3_600_000).toISOString();
+const seeded = [
+  applicationItem({
+    id: 'scope-chennai-1',
+    submitted_at: at(9),
+    application_status: 'pending',
+    revenue_district: 'Chennai',
+  }),
+  applicationItem({
+    id: 'scope-chennai-2',
+    submitted_at: at(10),
+    application_status: 'pending',
+    revenue_district: 'Chennai',
+  }),
+  applicationItem({
+    id: 'scope-madurai-1',
+    submitted_at: at(11),
+    application_status: 'pending',
+    revenue_district: 'Madurai',
+  }),
+  applicationItem({
+    id: 'scope-madurai-2',
+    submitted_at: at(12),
+    application_status: 'pending',
+    revenue_district: 'Madurai',
+  }),
+  applicationItem({ id: 'scope-unknown-1', submitted_at: at(13), application_status: 'pending' }),
+].map((item): Record<string, unknown> => ({
+  ...item,
+  // As the submit handler stores it (application-items.ts): what a text search reads.
+  search_text: [item.name, item.phone_number, item.email].join('\n').toLowerCase(),
+}));
+const chennai = ['scope-chennai-1', 'scope-chennai-2'];
+const everyId = seeded.map((i) => String(i.id));
+
+describe('district scope on every staff route', () => {
+  const tokens: Record<'admin' | 'coordinator' | 'viewer', string> = { admin: '', coordinator: '', viewer: '' };
+  const call = <T = Record<string, unknown>>(who: keyof typeof tokens, method: string, path: string, body?: unknown) =>
+    tier.call<T>(tokens[who], method, path, body);
+  const statusOf = async (id: string) =>
+    (await tier.db.send(new GetCommand({ TableName: tier.names.applications, Key: { pk: `APP#${id}` } }))).Item
+      ?.application_status as unknown;
+  const idsOf = (body: { items: { id: string }[] }) => body.items.map((i) => i.id).sort();
+  const reportQuery = `from=${day}&to=${day}`;
+
+  beforeAll(async () => {
+    await putAll(tier.db, tier.names.applications, seeded);
+    await tier.poller.drain(60_000);
+    tokens.admin = await signIn(cognitoEndpoint, pool.clientId, testStaff.admin);
+    tokens.coordinator = await signIn(cognitoEndpoint, pool.clientId, testStaff.coordinator);
+    tokens.viewer = await signIn(cognitoEndpoint, pool.clientId, testStaff.viewerOfChennai);
+  }, 90_000);
+
+  it('the admin sees every application, so the scoped answers below are the scope at work', async () => {
+    const list = await call<ListResponse>('admin', 'POST', '/api/admin/applications/search', { pageSize: 100 });
+    expect(idsOf(list.body)).toEqual(expect.arrayContaining(everyId));
+    const report = await call<ReportSummary>('admin', 'GET', `/api/admin/reports/summary?${reportQuery}`);
+    expect(report.body.total).toBe(5);
+  });
+
+  it.each(['coordinator', 'viewer'] as const)(
+    'a %s of Chennai: the detail of another district is not found',
+    async (who) => {
+      const missing = await call(who, 'GET', '/api/admin/applications/scope-none');
+      expect(missing.status).toBe(404);
+      for (const id of ['scope-madurai-1', 'scope-unknown-1']) {
+        const other = await call(who, 'GET', `/api/admin/applications/${id}`);
+        // Exactly the missing id's answer: the id tells nothing.
+        expect({ status: other.status, body: other.body }, id).toEqual({ status: 404, body: missing.body });
+      }
+      const own = await call<{ application: { id: string } }>(who, 'GET', '/api/admin/applications/scope-chennai-1');
+      expect({ status: own.status, id: own.body.application.id }).toEqual({ status: 200, id: 'scope-chennai-1' });
+    },
+  );
+
+  it.each(['coordinator', 'viewer'] as const)(
+    'a %s of Chennai: list, search, stats and reports hold Chennai only',
+    async (who) => {
+      const list = await call<ListResponse>(who, 'POST', '/api/admin/applications/search', { pageSize: 100 });
+      expect({ ids: idsOf(list.body), total: list.body.total }).toEqual({ ids: chennai, total: 2 });
+      const madurai = await call<ListResponse>(who, 'POST', '/api/admin/applications/search', {
+        filters: { district: 'Madurai' },
+      });
+      expect({ status: madurai.status, items: madurai.body.items, total: madurai.body.total }).toEqual({
+        status: 200,
+        items: [],
+        total: 0,
+      });
+      for (const q of ['applicant scope-madurai-1', 'scope-']) {
+        const search = await call<ListResponse>(who, 'POST', '/api/admin/applications/search', { filters: { q } });
+        expect(idsOf(search.body), q).toEqual(chennai.filter((id) => id.includes(q.replace('applicant ', ''))));
+      }
+      const stats = await call<StatsResponse>(who, 'GET', '/api/admin/stats');
+      expect(stats.body).toMatchObject({ total: 2 });
+      const report = await call<ReportSummary>(who, 'GET', `/api/admin/reports/summary?${reportQuery}`);
+      expect({ total: report.body.total, byDistrict: report.body.byDistrict }).toEqual({
+        total: 2,
+        byDistrict: [{ district: 'Chennai', count: 2 }],
+      });
+      const maduraiReport = await call<ReportSummary>(
+        who,
+        'GET',
+        `/api/admin/reports/summary?${reportQuery}&district=Madurai`,
+      );
+      expect({
+        status: maduraiReport.status,
+        total: maduraiReport.body.total,
+        range: maduraiReport.body.range,
+      }).toEqual({
+        status: 200,
+        total: 0,
+        range: { from: day, to: day },
+      });
+      const rows = await call<ReportRowsResponse>(who, 'GET', `/api/admin/reports/rows?${reportQuery}&limit=50`);
+      expect({ ids: idsOf(rows.body), total: rows.body.total }).toEqual({ ids: chennai, total: 2 });
+      const maduraiRows = await call<ReportRowsResponse>(
+        who,
+        'GET',
+        `/api/admin/reports/rows?${reportQuery}&district=Madurai,Chennai`,
+      );
+      expect(idsOf(maduraiRows.body)).toEqual(chennai);
+    },
+  );
+
+  it.each(['coordinator', 'viewer'] as const)(
+    'a %s of Chennai exports Chennai rows only, the scope on the record',
+    async (who) => {
+      for (const request of [{ filters: {} }, { report: { from: day, to: day } }]) {
+        const started = await call<{ exportId: string; total: number; scope: unknown }>(
+          who,
+          'POST',
+          '/api/admin/exports',
+          request,
+        );
+        expect({ status: started.status, total: started.body.total, scope: started.body.scope }).toEqual({
+          status: 201,
+          total: 2,
+          scope: ['chennai'],
+        });
+        const { exportId } = started.body;
+        const page =
+          'filters' in request
+            ? await call<ListResponse>(who, 'POST', '/api/admin/applications/search', {
+                ...request,
+                pageSize: 1000,
+                exportId,
+              })
+            : await call<ReportRowsResponse>(
+                who,
+                'GET',
+                `/api/admin/reports/rows?${reportQuery}&limit=500&exportId=${exportId}`,
+              );
+        expect(idsOf(page.body)).toEqual(chennai);
+        const completed = await call<{ rows: number }>(who, 'POST', `/api/admin/exports/${exportId}/complete`, {});
+        expect(completed.body.rows).toBe(2);
+        const entry = await tier.db.send(
+          new GetCommand({ TableName: inject('tableNames').audit, Key: { pk: 'EXPORTS', sk: exportId } }),
+        );
+        expect(entry.Item?.districts).toEqual(['chennai']);
+      }
+    },
+  );
+
+  it("a coordinator's status change with another district's id changes nothing, even of their own", async () => {
+    const one = await call('coordinator', 'POST', '/api/admin/applications/status', {
+      ids: ['scope-madurai-1'],
+      status: 'approved',
+    });
+    expect({ status: one.status, body: one.body }).toMatchObject({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    });
+    const bulk = await call('coordinator', 'POST', '/api/admin/applications/status', {
+      ids: ['scope-chennai-1', 'scope-madurai-2', 'scope-chennai-2'],
+      status: 'rejected',
+    });
+    expect({ status: bulk.status, body: bulk.body }).toMatchObject({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    });
+    const unknown = await call('coordinator', 'POST', '/api/admin/applications/status', {
+      ids: ['scope-chennai-1', 'scope-unknown-1'],
+      status: 'rejected',
+    });
+    expect(unknown.status).toBe(404);
+    for (const id of everyId) expect(await statusOf(id), id).toBe('pending');
+  });
+
+  it('a coordinator may not erase, in their district or not; a viewer may not change a status', async () => {
+    for (const id of ['scope-madurai-1', 'scope-chennai-1']) {
+      const erased = await call('coordinator', 'DELETE', `/api/admin/applications/${id}`);
+      expect({ status: erased.status, body: erased.body }).toMatchObject({
+        status: 403,
+        body: { error: { code: 'FORBIDDEN' } },
+      });
+      expect(await statusOf(id)).toBe('pending');
+    }
+    const viewer = await call('viewer', 'POST', '/api/admin/applications/status', {
+      ids: ['scope-chennai-1'],
+      status: 'approved',
+    });
+    expect({ status: viewer.status, body: viewer.body }).toMatchObject({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN' } },
+    });
+    expect(await statusOf('scope-chennai-1')).toBe('pending');
+  });
+
+  it("a coordinator's selection within Chennai changes", async () => {
+    const changed = await call<StatusChangeResponse>('coordinator', 'POST', '/api/admin/applications/status', {
+      ids: chennai,
+      status: 'under_review',
+    });
+    expect({ status: changed.status, changed: [...changed.body.changed].sort() }).toEqual({
+      status: 200,
+      changed: chennai,
+    });
+    for (const id of chennai) expect(await statusOf(id)).toBe('under_review');
+    expect(await statusOf('scope-madurai-1')).toBe('pending');
   });
 });

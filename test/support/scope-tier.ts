@@ -1,0 +1,66 @@
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBStreamHandler } from 'aws-lambda';
+import { inject } from 'vitest';
+import type { ApiAdapter } from '../../local/api-adapter';
+import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
+import { startStreamPoller, type StreamPoller } from '../../local/stream-poller';
+import { startTierApi } from './tier-api';
+
+// The staff API on fresh applications and rollups tables, the rollups fed by the local
+// stream poller into the real consumer (as in rollups.test.ts): what a district scope
+// test needs to see the same applications in lists, rows and report figures. The audit
+// and rate-limit tables stay the tier's.
+
+export interface ScopeTier {
+  readonly api: ApiAdapter;
+  readonly db: DynamoDBDocumentClient;
+  readonly names: ReturnType<typeof localTableNames>;
+  readonly poller: StreamPoller;
+  /** A staff request with a bearer token; answers the status and the parsed body. */
+  call<T = Record<string, unknown>>(
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startScopeTier(prefix: string): Promise<ScopeTier> {
+  const endpoint = inject('dynamoDbEndpoint');
+  const names = localTableNames(`${prefix}-${Date.now().toString(36)}`);
+  const client = localDynamoClient(endpoint);
+  await ensureTables(client, names);
+  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const api = await startTierApi({
+    TABLE_APPLICATIONS: names.applications,
+    TABLE_ROLLUPS: names.rollups,
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+  });
+  const stream = (await import('../../lambdas/handlers/applications-stream')) as { handler: DynamoDBStreamHandler };
+  const poller = await startStreamPoller({
+    endpoint,
+    tableName: names.applications,
+    handler: (event, context) => stream.handler(event, context, () => undefined),
+    pollIntervalMs: 100,
+  });
+  return {
+    api,
+    db,
+    names,
+    poller,
+    async call<T>(token: string, method: string, path: string, body?: unknown) {
+      const response = await fetch(`${api.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: (await response.json()) as T };
+    },
+    async stop() {
+      await poller.stop();
+      await api.close();
+      client.destroy();
+    },
+  };
+}
