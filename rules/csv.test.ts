@@ -1,6 +1,15 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { applicationExportColumns, CSV_BOM, csvCell, csvLine, csvParts, exportFileName, phoneAsText, toCsv } from './csv';
+import {
+  applicationExportColumns,
+  CSV_BOM,
+  csvCell,
+  csvLine,
+  csvParts,
+  exportFileName,
+  phoneAsText,
+  toCsv,
+} from './csv';
 
 describe('csv cells', () => {
   it('quotes every cell and doubles inner quotes', () => {
@@ -124,7 +133,10 @@ describe('csv files', () => {
   });
 
   it('writes times in IST with the +05:30 offset, as the screens show them', () => {
-    const text = toCsv([{ id: 'a3', submitted_at: '2026-11-20T17:30:00.000Z', updated_at: '2026-11-20T18:31:05.123Z' }], applicationExportColumns);
+    const text = toCsv(
+      [{ id: 'a3', submitted_at: '2026-11-20T17:30:00.000Z', updated_at: '2026-11-20T18:31:05.123Z' }],
+      applicationExportColumns,
+    );
     const [row] = parse<Record<string, string>>(text, { bom: true, columns: true });
     expect(row!.submitted_at).toBe('2026-11-20T23:00:00+05:30');
     expect(row!.updated_at).toBe('2026-11-21T00:01:05+05:30');
@@ -132,7 +144,10 @@ describe('csv files', () => {
   });
 
   it('writes phone numbers as text that no spreadsheet reads as a number', () => {
-    const text = toCsv([{ id: 'a4', phone_number: '919876543210', alternate_phone_number: '9000000001' }], applicationExportColumns);
+    const text = toCsv(
+      [{ id: 'a4', phone_number: '919876543210', alternate_phone_number: '9000000001' }],
+      applicationExportColumns,
+    );
     const [row] = parse<Record<string, string>>(text, { bom: true, columns: true });
     expect(row!.phone_number).toBe('91 98765 43210');
     expect(row!.alternate_phone_number).toBe('90000 00001');
@@ -144,5 +159,15 @@ describe('csv files', () => {
 
   it('names the file after the IST day', () => {
     expect(exportFileName('applications_export', '2026-11-20')).toBe('applications_export_2026-11-20.csv');
+  });
+
+  it("names a scoped export's districts (issue 17), and nothing for every district", () => {
+    expect(exportFileName('applications_export', '2026-11-20', ['chennai', 'tiruvallur'])).toBe(
+      'applications_export_chennai-tiruvallur_2026-11-20.csv',
+    );
+    expect(exportFileName('applications_report', '2026-11-20', 'all')).toBe('applications_report_2026-11-20.csv');
+    expect(exportFileName('applications_report', '2026-11-20', [])).toBe('applications_report_2026-11-20.csv');
+    // Only ids as the district data has them: nothing else reaches a file name.
+    expect(exportFileName('x', '2026-11-20', ['../etc', 'madurai'])).toBe('x_madurai_2026-11-20.csv');
   });
 });
