@@ -163,4 +163,14 @@ describe('csv files', () => {
       'applications_export_chennai-tiruvallur_2026-11-20.csv',
     );
   });
+
+  it("names a scoped export's districts (issue 17), and nothing for every district", () => {
+    expect(exportFileName('applications_export', '2026-11-20', ['chennai', 'tiruvallur'])).toBe(
+      'applications_export_chennai-tiruvallur_2026-11-20.csv',
+    );
+    expect(exportFileName('applications_report', '2026-11-20', 'all')).toBe('applications_report_2026-11-20.csv');
+    expect(exportFileName('applications_report', '2026-11-20', [])).toBe('applications_report_2026-11-20.csv');
+    // Only ids as the district data has them: nothing else reaches a file name.
+    expect(exportFileName('x', '2026-11-20', ['../etc', 'madurai'])).toBe('x_madurai_2026-11-20.csv');
+  });
 });

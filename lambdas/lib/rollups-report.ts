@@ -114,8 +114,9 @@ export async function statsSummary(store: Pick<RollupsReader, 'getMeta' | 'readT
 
 /**
  * The dashboard's totals of some districts (a scoped staff member's): from the district
- * rows of every day with data, never the totals item, which counts every district. What
- * it reads grows with the days of data, not with the number of applications.
+ * rows of every day with data, never the totals item's counts, which are of every
+ * district (it is read for the data's first and last day only). What it reads grows
+ * with the days of data, not with the number of applications.
  */
 export async function districtStatsSummary(
   store: RollupsReader,
