@@ -33,6 +33,19 @@ const requests: Record<string, { path: string; body?: unknown; ok: number }> = {
   'GET /api/admin/stats': { path: '/api/admin/stats', ok: 200 },
   'GET /api/admin/reports/summary': { path: '/api/admin/reports/summary?from=2026-01-01&to=2026-01-31', ok: 200 },
   'GET /api/admin/reports/rows': { path: '/api/admin/reports/rows?from=2026-01-01&to=2026-01-31&limit=5', ok: 200 },
+  'GET /api/admin/staff': { path: '/api/admin/staff', ok: 200 },
+  // An invitation the schema refuses: the matrix makes no user.
+  'POST /api/admin/staff': {
+    path: '/api/admin/staff',
+    body: { email: 'matrix@example.org', role: 'coordinator' },
+    ok: 400,
+  },
+  ...Object.fromEntries(
+    ['assign', 'disable', 'enable', 'reset-mfa'].map((action) => [
+      `POST /api/admin/staff/{sub}/${action}`,
+      { path: `/api/admin/staff/${randomUUID()}/${action}`, body: { role: 'viewer' }, ok: 404 },
+    ]),
+  ),
 };
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -79,7 +92,11 @@ const cells: { caller: string; token: () => Promise<string | undefined>; expect:
     token: () => signWithLocalPoolKey({ ...adminClaims(), iss: `${cognitoEndpoint}/local_other` }),
     expect: 'unauthorized',
   },
-  { caller: 'wrong audience', token: () => signWithLocalPoolKey({ ...adminClaims(), aud: 'another-client' }), expect: 'unauthorized' },
+  {
+    caller: 'wrong audience',
+    token: () => signWithLocalPoolKey({ ...adminClaims(), aud: 'another-client' }),
+    expect: 'unauthorized',
+  },
   { caller: 'no group', token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.nobody), expect: 'forbidden' },
   { caller: 'viewer', token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.viewer), expect: 'admin-only' },
   { caller: 'admin', token: () => signIn(cognitoEndpoint, pool.clientId, testStaff.admin), expect: 'allowed' },
@@ -89,7 +106,15 @@ const cells: { caller: string; token: () => Promise<string | undefined>; expect:
     token: () => {
       const { sub, iss, iat, exp } = adminClaims();
       const groups = ['admin'];
-      return signWithLocalPoolKey({ sub, iss, iat, exp, 'cognito:groups': groups, token_use: 'access', client_id: pool.clientId });
+      return signWithLocalPoolKey({
+        sub,
+        iss,
+        iat,
+        exp,
+        'cognito:groups': groups,
+        token_use: 'access',
+        client_id: pool.clientId,
+      });
     },
     expect: 'allowed',
   },
@@ -118,7 +143,10 @@ describe.each(staffRoutes)('$method $path', (route) => {
     const bearer = await token();
     const response = await fetch(`${api.url}${request!.path}`, {
       method: route.method,
-      headers: { 'content-type': 'application/json', ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }),
+      },
       ...(request!.body !== undefined && { body: JSON.stringify(request!.body) }),
     });
     const body = (await response.json()) as unknown;
