@@ -84,187 +84,197 @@ export const roleOf = (groups: readonly string[]): StaffRole | null =>
 
 const isNamed = (error: unknown, name: string) => (error as { name?: string } | undefined)?.name === name;
 
-export function makeStaffDirectory({ client, userPoolId, local }: StaffDirectoryOptions): StaffDirectory {
-  // AdminListUserAuthEvents answers only with the Plus plan's threat protection, and
-  // cognito-local has no such call: after one refusal, the last sign-in is null for the
-  // container's life rather than one failing call per user.
-  let authEvents = true;
+/** The pool and what the directory remembers of it for the container's life. */
+interface Pool {
+  readonly client: CognitoIdentityProviderClient;
+  readonly userPoolId: string;
+  readonly local: boolean;
+  /**
+   * AdminListUserAuthEvents answers only with the Plus plan's threat protection, and
+   * cognito-local has no such call: after one refusal, the last sign-in is null for the
+   * container's life rather than one failing call per user.
+   */
+  readonly state: { authEvents: boolean };
+}
 
-  async function groupsOf(username: string): Promise<string[]> {
-    const groups: string[] = [];
-    let token: string | undefined;
-    do {
-      const page = await client.send(
-        new AdminListGroupsForUserCommand({ UserPoolId: userPoolId, Username: username, NextToken: token }),
-      );
-      groups.push(...(page.Groups ?? []).map((g) => g.GroupName ?? '').filter(Boolean));
-      token = page.NextToken;
-    } while (token);
-    return groups;
+async function groupsOf(pool: Pool, username: string): Promise<string[]> {
+  const groups: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await pool.client.send(
+      new AdminListGroupsForUserCommand({ UserPoolId: pool.userPoolId, Username: username, NextToken: token }),
+    );
+    groups.push(...(page.Groups ?? []).map((g) => g.GroupName ?? '').filter(Boolean));
+    token = page.NextToken;
+  } while (token);
+  return groups;
+}
+
+async function lastSignIn(pool: Pool, username: string): Promise<string | null> {
+  if (!pool.state.authEvents) return null;
+  try {
+    const { AuthEvents } = await pool.client.send(
+      new AdminListUserAuthEventsCommand({ UserPoolId: pool.userPoolId, Username: username, MaxResults: 20 }),
+    );
+    const signIn = (AuthEvents ?? []).find((e) => e.EventType === 'SignIn' && e.EventResponse === 'Pass');
+    return signIn?.CreationDate?.toISOString() ?? null;
+  } catch (error) {
+    if (isNamed(error, 'UserNotFoundException')) return null;
+    pool.state.authEvents = false;
+    return null;
   }
+}
 
-  async function lastSignIn(username: string): Promise<string | null> {
-    if (!authEvents) return null;
-    try {
-      const { AuthEvents } = await client.send(
-        new AdminListUserAuthEventsCommand({ UserPoolId: userPoolId, Username: username, MaxResults: 20 }),
-      );
-      const signIn = (AuthEvents ?? []).find((e) => e.EventType === 'SignIn' && e.EventResponse === 'Pass');
-      return signIn?.CreationDate?.toISOString() ?? null;
-    } catch (error) {
-      if (isNamed(error, 'UserNotFoundException')) return null;
-      authEvents = false;
-      return null;
+/** Everything the list shows of one user: their groups, MFA and last sign-in besides what ListUsers gave. */
+async function describe(pool: Pool, username: string): Promise<DirectoryMember> {
+  const [user, groups, signedIn] = await Promise.all([
+    pool.client.send(new AdminGetUserCommand({ UserPoolId: pool.userPoolId, Username: username })),
+    groupsOf(pool, username),
+    lastSignIn(pool, username),
+  ]);
+  const mfa =
+    (user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA') || user.PreferredMfaSetting === 'SOFTWARE_TOKEN_MFA';
+  return {
+    username: user.Username ?? username,
+    sub: attribute(user.UserAttributes, 'sub') ?? user.Username ?? username,
+    email: attribute(user.UserAttributes, 'email') ?? username,
+    role: roleOf(groups),
+    districts: parseDistrictIds(attribute(user.UserAttributes, districtsClaim)) ?? [],
+    enabled: user.Enabled ?? true,
+    status: user.UserStatus ?? '',
+    mfa,
+    lastSignIn: signedIn,
+  };
+}
+
+async function usernames(pool: Pool, filter?: string): Promise<{ username: string; sub: string; email: string }[]> {
+  const found: { username: string; sub: string; email: string }[] = [];
+  let token: string | undefined;
+  do {
+    const page = await pool.client.send(
+      new ListUsersCommand({ UserPoolId: pool.userPoolId, PaginationToken: token, Filter: filter }),
+    );
+    for (const user of page.Users ?? []) {
+      const username = user.Username ?? '';
+      found.push({
+        username,
+        sub: attribute(user.Attributes, 'sub') ?? username,
+        email: attribute(user.Attributes, 'email') ?? username,
+      });
     }
-  }
+    token = page.PaginationToken;
+  } while (token);
+  return found;
+}
 
-  /** Everything the list shows of one user: their groups, MFA and last sign-in besides what ListUsers gave. */
-  async function describe(username: string): Promise<DirectoryMember> {
-    const [user, groups, signedIn] = await Promise.all([
-      client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username })),
-      groupsOf(username),
-      lastSignIn(username),
-    ]);
-    const mfa =
-      (user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA') ||
-      user.PreferredMfaSetting === 'SOFTWARE_TOKEN_MFA';
-    return {
-      username: user.Username ?? username,
-      sub: attribute(user.UserAttributes, 'sub') ?? user.Username ?? username,
-      email: attribute(user.UserAttributes, 'email') ?? username,
-      role: roleOf(groups),
-      districts: parseDistrictIds(attribute(user.UserAttributes, districtsClaim)) ?? [],
-      enabled: user.Enabled ?? true,
-      status: user.UserStatus ?? '',
-      mfa,
-      lastSignIn: signedIn,
-    };
+async function setGroups(pool: Pool, username: string, role: StaffRole): Promise<void> {
+  const current = await groupsOf(pool, username);
+  if (!current.includes(role)) {
+    await pool.client.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: username, GroupName: role }),
+    );
   }
-
-  async function usernames(filter?: string): Promise<{ username: string; sub: string; email: string }[]> {
-    const found: { username: string; sub: string; email: string }[] = [];
-    let token: string | undefined;
-    do {
-      const page = await client.send(
-        new ListUsersCommand({ UserPoolId: userPoolId, PaginationToken: token, Filter: filter }),
-      );
-      for (const user of page.Users ?? []) {
-        const username = user.Username ?? '';
-        found.push({
-          username,
-          sub: attribute(user.Attributes, 'sub') ?? username,
-          email: attribute(user.Attributes, 'email') ?? username,
-        });
-      }
-      token = page.PaginationToken;
-    } while (token);
-    return found;
+  for (const group of current.filter((g) => g !== role && (staffRoles as readonly string[]).includes(g))) {
+    await pool.client.send(
+      new AdminRemoveUserFromGroupCommand({ UserPoolId: pool.userPoolId, Username: username, GroupName: group }),
+    );
   }
+}
 
-  async function setGroups(username: string, role: StaffRole): Promise<void> {
-    const current = await groupsOf(username);
-    if (!current.includes(role)) {
-      await client.send(
-        new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: username, GroupName: role }),
-      );
-    }
-    for (const group of current.filter((g) => g !== role && (staffRoles as readonly string[]).includes(g))) {
-      await client.send(
-        new AdminRemoveUserFromGroupCommand({ UserPoolId: userPoolId, Username: username, GroupName: group }),
-      );
-    }
-  }
-
-  async function setDistricts(username: string, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) {
-      await client.send(
-        new AdminDeleteUserAttributesCommand({
-          UserPoolId: userPoolId,
-          Username: username,
-          UserAttributeNames: [districtsClaim],
-        }),
-      );
-      return;
-    }
-    await client.send(
-      new AdminUpdateUserAttributesCommand({
-        UserPoolId: userPoolId,
+async function setDistricts(pool: Pool, username: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) {
+    await pool.client.send(
+      new AdminDeleteUserAttributesCommand({
+        UserPoolId: pool.userPoolId,
         Username: username,
-        UserAttributes: [{ Name: districtsClaim, Value: formatDistrictIds(ids) }],
+        UserAttributeNames: [districtsClaim],
       }),
     );
+    return;
   }
+  await pool.client.send(
+    new AdminUpdateUserAttributesCommand({
+      UserPoolId: pool.userPoolId,
+      Username: username,
+      UserAttributes: [{ Name: districtsClaim, Value: formatDistrictIds(ids) }],
+    }),
+  );
+}
 
-  /** Creates the user with their groups and districts; a temporary password locally. */
-  async function create(email: string, groups: readonly string[], districts: readonly string[]) {
-    const password = local ? temporaryPassword() : undefined;
-    await client.send(
-      new AdminCreateUserCommand({
-        UserPoolId: userPoolId,
-        Username: email,
-        UserAttributes: [
-          { Name: 'email', Value: email },
-          { Name: 'email_verified', Value: 'true' },
-          ...(districts.length > 0 ? [{ Name: districtsClaim, Value: formatDistrictIds(districts) }] : []),
-        ],
-        DesiredDeliveryMediums: ['EMAIL'],
-        ...(password && { TemporaryPassword: password, MessageAction: 'SUPPRESS' }),
-      }),
+/** Creates the user with their groups and districts; a temporary password locally. */
+async function create(pool: Pool, email: string, groups: readonly string[], districts: readonly string[]) {
+  const password = pool.local ? temporaryPassword() : undefined;
+  await pool.client.send(
+    new AdminCreateUserCommand({
+      UserPoolId: pool.userPoolId,
+      Username: email,
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+        ...(districts.length > 0 ? [{ Name: districtsClaim, Value: formatDistrictIds(districts) }] : []),
+      ],
+      DesiredDeliveryMediums: ['EMAIL'],
+      ...(password && { TemporaryPassword: password, MessageAction: 'SUPPRESS' }),
+    }),
+  );
+  for (const group of groups) {
+    await pool.client.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: email, GroupName: group }),
     );
-    for (const group of groups) {
-      await client.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }));
-    }
-    return password;
   }
+  return password;
+}
 
+export function makeStaffDirectory({ client, userPoolId, local }: StaffDirectoryOptions): StaffDirectory {
+  const pool: Pool = { client, userPoolId, local, state: { authEvents: true } };
   return {
     async list() {
-      const users = await usernames();
+      const users = await usernames(pool);
       const members: DirectoryMember[] = [];
       // One at a time: Cognito's Admin* calls have a low per-pool rate (a staff pool is small).
-      for (const user of users) members.push(await describe(user.username));
+      for (const user of users) members.push(await describe(pool, user.username));
       return members.sort((a, b) => a.email.localeCompare(b.email));
     },
 
     async find(key) {
       const wanted = 'sub' in key ? { attr: 'sub', value: key.sub } : { attr: 'email', value: key.email.toLowerCase() };
       if (!/^[\w.@+'-]+$/.test(wanted.value)) return undefined;
-      const users = await usernames(`${wanted.attr} = "${wanted.value}"`);
+      const users = await usernames(pool, `${wanted.attr} = "${wanted.value}"`);
       // cognito-local may not apply every filter: the answer is checked here too.
       const user = users.find((u) => ('sub' in key ? u.sub === key.sub : u.email.toLowerCase() === wanted.value));
-      return user && describe(user.username);
+      return user && describe(pool, user.username);
     },
 
     async invite({ email, role, districts }) {
       let password: string | undefined;
       try {
-        password = await create(email, [role], districts);
+        password = await create(pool, email, [role], districts);
       } catch (error) {
         if (isNamed(error, 'UsernameExistsException')) return 'exists';
         throw error;
       }
-      return { member: await describe(email), ...(password && { temporaryPassword: password }) };
+      return { member: await describe(pool, email), ...(password && { temporaryPassword: password }) };
     },
 
     async assign(username, { role, districts }) {
-      await setGroups(username, role);
-      await setDistricts(username, districts);
+      await setGroups(pool, username, role);
+      await setDistricts(pool, username, districts);
     },
 
     async setEnabled(username, enabled) {
-      const input = { UserPoolId: userPoolId, Username: username };
-      await client.send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
+      const input = { UserPoolId: pool.userPoolId, Username: username };
+      await pool.client.send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
     },
 
     async resetMfa(username) {
-      const before = await describe(username);
-      const groups = await groupsOf(username);
-      await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: username }));
-      const password = await create(before.email, groups, before.districts);
+      const before = await describe(pool, username);
+      const groups = await groupsOf(pool, username);
+      await pool.client.send(new AdminDeleteUserCommand({ UserPoolId: pool.userPoolId, Username: username }));
+      const password = await create(pool, before.email, groups, before.districts);
       if (!before.enabled) {
-        await client.send(new AdminDisableUserCommand({ UserPoolId: userPoolId, Username: before.email }));
+        await pool.client.send(new AdminDisableUserCommand({ UserPoolId: pool.userPoolId, Username: before.email }));
       }
-      const after = await describe(before.email);
+      const after = await describe(pool, before.email);
       return { ...(password && { temporaryPassword: password }), previousSub: before.sub, sub: after.sub };
     },
   };
