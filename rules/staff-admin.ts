@@ -54,7 +54,7 @@ export const staffInviteSchema = v.pipe(
 export type StaffInvite = v.InferOutput<typeof staffInviteSchema>;
 
 /** Cognito's user status, as it says it (CONFIRMED, FORCE_CHANGE_PASSWORD, ...). */
-export const staffMemberSchema = v.object({
+const staffMemberSchema = v.object({
   /** The user's id, stable until their authenticator is reset (the user is then made again). */
   sub: v.string(),
   email: v.string(),
@@ -81,5 +81,5 @@ export const staffInviteResponseSchema = v.object({
 export type StaffInviteResponse = v.InferOutput<typeof staffInviteResponseSchema>;
 
 /** The actions on one staff member, as the route's last segment says them. */
-export const staffActions = ['assign', 'disable', 'enable', 'reset-mfa'] as const;
+const staffActions = ['assign', 'disable', 'enable', 'reset-mfa'] as const;
 export type StaffAction = (typeof staffActions)[number];

@@ -9,7 +9,7 @@ import type { Actor } from './review';
 // them); to whom is the member's sub only, never their email, so that the entry names no
 // one who is not staff acting. A reset changes the member's sub: the entry keeps both.
 
-export type StaffChange =
+type StaffChange =
   | {
       readonly action: 'staff-invite';
       readonly sub: string;

@@ -79,7 +79,7 @@ const attribute = (attributes: readonly AttributeType[] | undefined, name: strin
   attributes?.find((a) => a.Name === name)?.Value;
 
 /** The strongest staff group of a user's groups: admin, then coordinator, then viewer. */
-export const roleOf = (groups: readonly string[]): StaffRole | null =>
+const roleOf = (groups: readonly string[]): StaffRole | null =>
   staffRoles.find((r) => groups.includes(r)) ?? null;
 
 const isNamed = (error: unknown, name: string) => (error as { name?: string } | undefined)?.name === name;
