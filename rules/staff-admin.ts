@@ -81,5 +81,4 @@ export const staffInviteResponseSchema = v.object({
 export type StaffInviteResponse = v.InferOutput<typeof staffInviteResponseSchema>;
 
 /** The actions on one staff member, as the route's last segment says them. */
-const staffActions = ['assign', 'disable', 'enable', 'reset-mfa'] as const;
-export type StaffAction = (typeof staffActions)[number];
+export type StaffAction = 'assign' | 'disable' | 'enable' | 'reset-mfa';
