@@ -37,7 +37,27 @@ export interface RouteDefinition {
   readonly sendsOutbound?: boolean;
   /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
   readonly sendsSms?: boolean;
+  /**
+   * Manages the staff pool's users (lambdas/adapters/staff-directory.ts): granted
+   * contracts/staff-directory.ts `staffDirectoryActions` on the pool's ARN only, and given its id.
+   */
+  readonly managesStaff?: boolean;
 }
+
+/**
+ * The Staff page's routes (issue 17), admins only, one function: the list, an invitation,
+ * and the changes to one member by their sub. Every change writes an audit entry.
+ */
+const staffRoute = (method: 'GET' | 'POST', path: string): RouteDefinition => ({
+  method,
+  path,
+  handler: 'staff-admin',
+  access: 'staff',
+  adminOnly: true,
+  managesStaff: true,
+  ...(method === 'GET' && { query: [] }),
+  tables: [{ table: 'audit', access: 'write' }],
+});
 
 export const routes: readonly RouteDefinition[] = [
   {
@@ -228,4 +248,10 @@ export const routes: readonly RouteDefinition[] = [
       { table: 'audit', access: 'write' },
     ],
   },
+  staffRoute('GET', '/api/admin/staff'),
+  staffRoute('POST', '/api/admin/staff'),
+  staffRoute('POST', '/api/admin/staff/{sub}/assign'),
+  staffRoute('POST', '/api/admin/staff/{sub}/disable'),
+  staffRoute('POST', '/api/admin/staff/{sub}/enable'),
+  staffRoute('POST', '/api/admin/staff/{sub}/reset-mfa'),
 ];

@@ -49,6 +49,8 @@ export interface FunctionNeeds {
   readonly sendsOutbound?: boolean;
   /** Sends SMS through AWS End User Messaging SMS (the stage's configuration set and sender id only). */
   readonly sendsSms?: boolean;
+  /** Manages the staff pool's users (lib/api-routes.ts `managesStaff`). */
+  readonly managesStaff?: boolean;
 }
 
 export interface BackgroundFunctionDefinition extends FunctionNeeds {
@@ -151,6 +153,7 @@ export function handlerNeeds(routes: readonly RouteDefinition[], handler: string
     secrets: secrets.length > 0 ? secrets : undefined,
     sendsOutbound: served.some((r) => r.sendsOutbound === true) || undefined,
     sendsSms: served.some((r) => r.sendsSms === true) || undefined,
+    managesStaff: served.some((r) => r.managesStaff === true) || undefined,
   };
 }
 

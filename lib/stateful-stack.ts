@@ -67,6 +67,8 @@ export class StatefulStack extends Stack {
       if (table.tableStreamArn) this.exportValue(table.tableStreamArn);
     }
     this.exportValue(this.userPool.userPoolId);
+    // The staff-management function's grant (lib/api-routes.ts `managesStaff`).
+    this.exportValue(this.userPool.userPoolArn);
     this.exportValue(this.spaClient.userPoolClientId);
     for (const secret of Object.values(this.secrets)) this.exportValue(secret.secretArn);
   }

@@ -2,6 +2,7 @@ import { requestDeadlineMs } from '../lambdas/lib/time-budget';
 import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type RouteDefinition, routes as allRoutes } from './api-routes';
@@ -29,6 +30,7 @@ import {
   secretEnvVars,
 } from './functions';
 import type { StageConfig } from './stages';
+import { STAFF_USER_POOL_ID_ENV, staffDirectoryActions } from '../contracts/staff-directory';
 import { type TableKey, tables as tableDefinitions } from '../contracts/table-definitions';
 
 export interface StatelessStackProps extends StackProps {
@@ -170,12 +172,19 @@ export class StatelessStack extends Stack {
           ...(publicFlow ? publicFlowSettings : {}),
           ...(spec.secrets || spec.sendsOutbound || spec.sendsSms ? messagingSettings : {}),
           ...(spec.sendsOutbound ? { [outboundQueueEnvVar]: outbound.queue.queueUrl } : {}),
+          ...(spec.managesStaff ? { [STAFF_USER_POOL_ID_ENV]: props.userPool.userPoolId } : {}),
           ...spec.environment,
         },
         reservedConcurrentExecutions: spec.reservedConcurrentExecutions,
       });
       if (spec.sendsOutbound) outbound.queue.grantSendMessages(fn.function);
       if (spec.sendsSms && smsChannel) smsChannel.grantSend(fn);
+      // The staff pool's users, by exactly the calls the directory makes, on that pool only.
+      if (spec.managesStaff) {
+        fn.role.addToPolicy(
+          new iam.PolicyStatement({ actions: [...staffDirectoryActions], resources: [props.userPool.userPoolArn] }),
+        );
+      }
       functions.set(spec.handler, fn);
       return fn;
     };

@@ -12,6 +12,7 @@ import { IST_OFFSET_MS } from '../rules/ist';
 import type { RuntimeConfig } from '../rules/runtime-config';
 import { startApiAdapter, type ApiAdapter } from './api-adapter';
 import { captchaShimScript, startCaptchaStandIn } from './captcha';
+import { COGNITO_ENDPOINT_ENV, STAFF_USER_POOL_ID_ENV } from '../contracts/staff-directory';
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
 import { localSecrets, localSms, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
@@ -88,6 +89,9 @@ function functionEnvironment(parts: {
   outboundQueueUrl: string;
   retryBaseSeconds: number;
   smsUrl: string;
+  /** cognito-local and its pool: the staff-management function's (lambdas/handlers/staff-admin.ts). */
+  cognitoEndpoint: string;
+  userPoolId: string;
   config: LocalConfig;
 }): Record<string, string> {
   const { config } = parts;
@@ -133,6 +137,8 @@ function functionEnvironment(parts: {
     WHATSAPP_DECISION_TEMPLATES: JSON.stringify(localWhatsAppDecisionTemplates),
     // One local consumer (the queue hands it one batch at a time): it has each channel's whole rate.
     OUTBOUND_MAX_CONCURRENCY: '1',
+    [COGNITO_ENDPOINT_ENV]: parts.cognitoEndpoint,
+    [STAFF_USER_POOL_ID_ENV]: parts.userPoolId,
   };
   Object.assign(env, tableEnv(parts.tableNames));
   return env;
@@ -310,6 +316,8 @@ export async function startLocalStack(
         // below one second the consumer leaves the delay to the queue.
         retryBaseSeconds: Math.floor(config.LOCAL_QUEUE_VISIBILITY_MS / 1000),
         smsUrl: sms.url,
+        cognitoEndpoint: cognito.endpoint,
+        userPoolId: pool.userPoolId,
         config,
       }),
     );

@@ -1,135 +1,184 @@
-// `npm run staff -- create --email X --group admin|viewer` (also `list`, `disable --email X`,
+// `npm run staff -- create --email X --group admin|coordinator|viewer [--districts chennai,tiruvallur]`
+// (also `list`, `set --email X --group G [--districts …]`, `disable --email X`, `enable --email X`,
 // `reset-mfa --email X`) against the running local stack, or a deployed stage with `--stage NAME`.
-import { randomInt } from 'node:crypto';
+// The work is lambdas/adapters/staff-directory.ts, the same module the staff area's Staff page calls.
 import { parseArgs } from 'node:util';
-import {
-  AdminAddUserToGroupCommand,
-  AdminCreateUserCommand,
-  AdminDeleteUserCommand,
-  AdminDisableUserCommand,
-  AdminGetUserCommand,
-  AdminListGroupsForUserCommand,
-  CognitoIdentityProviderClient,
-  ListUsersCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import * as v from 'valibot';
 import { z } from 'zod';
-import { clientOptions, resolveTarget, type Target } from './target';
+import { type DirectoryMember, makeStaffDirectory, type StaffDirectory } from '../lambdas/adapters/staff-directory';
+import { staffAssignmentSchema, staffInviteSchema } from '../rules/staff-admin';
+import { issuePath } from '../rules/schema';
+import { type StaffRole, staffRoles } from '../rules/staff-scope';
 import { runCommand } from './cli';
+import { clientOptions, resolveTarget, type Target } from './target';
 
+export { temporaryPassword } from '../lambdas/adapters/staff-directory';
 
 const usage = `Usage:
-  npm run staff -- create --email someone@example.org --group admin|viewer [--stage NAME]
+  npm run staff -- create --email someone@example.org --group admin|coordinator|viewer [--districts chennai,tiruvallur] [--stage NAME]
+  npm run staff -- set --email someone@example.org --group admin|coordinator|viewer [--districts chennai,tiruvallur] [--stage NAME]
   npm run staff -- list [--stage NAME]
   npm run staff -- disable --email someone@example.org [--stage NAME]
+  npm run staff -- enable --email someone@example.org [--stage NAME]
   npm run staff -- reset-mfa --email someone@example.org [--stage NAME]   (lost authenticator)
+A coordinator needs --districts (district ids, comma-separated); a viewer without it sees every district.
 Without --stage the command acts on the local stack started by \`npm start\`.`;
 
-/** A temporary password meeting the pool's policy; Cognito asks for a new one at first sign-in. */
-export function temporaryPassword(): string {
-  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#%+-=?@'];
-  const all = sets.join('');
-  const chars = sets.map((set) => set[randomInt(set.length)]!);
-  while (chars.length < 16) chars.push(all[randomInt(all.length)]!);
-  for (let i = chars.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
-  }
-  return chars.join('');
+const directoryOf = (target: Target, client: CognitoIdentityProviderClient): StaffDirectory =>
+  makeStaffDirectory({ client, userPoolId: target.userPoolId, local: target.local });
+
+/** The rules/staff-admin.ts check, as one line for the terminal. */
+function checked<T extends v.GenericSchema>(schema: T, input: unknown): v.InferOutput<T> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  throw new Error(result.issues.map((issue) => `${issuePath(issue) || 'input'}: ${issue.message}`).join('; '));
 }
 
 export async function createStaff(
   target: Target,
   client: CognitoIdentityProviderClient,
   email: string,
-  group: 'admin' | 'viewer',
+  group: StaffRole,
+  districts: readonly string[] = [],
 ): Promise<{ temporaryPassword?: string }> {
-  return makeUser(target, client, email, [group]);
+  const invite = checked(staffInviteSchema, { email, role: group, districts });
+  const result = await directoryOf(target, client).invite(invite);
+  if (result === 'exists') throw new Error(`${email} is already a user of ${target.name}.`);
+  return result.temporaryPassword ? { temporaryPassword: result.temporaryPassword } : {};
 }
 
-async function makeUser(
+async function found(directory: StaffDirectory, email: string): Promise<DirectoryMember> {
+  const member = await directory.find({ email });
+  if (!member) throw new Error(`No staff user ${email}.`);
+  return member;
+}
+
+/** A user's role and districts, changed; takes effect at their next token (15 minutes at most). */
+export async function setStaff(
   target: Target,
   client: CognitoIdentityProviderClient,
   email: string,
-  groups: readonly string[],
-): Promise<{ temporaryPassword?: string }> {
-  // Cognito e-mails the temporary password in AWS; cognito-local sends no mail, so the
-  // command sets one and prints it.
-  const password = target.local ? temporaryPassword() : undefined;
-  await client.send(
-    new AdminCreateUserCommand({
-      UserPoolId: target.userPoolId,
-      Username: email,
-      UserAttributes: [
-        { Name: 'email', Value: email },
-        { Name: 'email_verified', Value: 'true' },
-      ],
-      DesiredDeliveryMediums: ['EMAIL'],
-      ...(password && { TemporaryPassword: password, MessageAction: 'SUPPRESS' }),
-    }),
-  );
-  for (const group of groups) {
-    await client.send(new AdminAddUserToGroupCommand({ UserPoolId: target.userPoolId, Username: email, GroupName: group }));
-  }
-  return password ? { temporaryPassword: password } : {};
+  group: StaffRole,
+  districts: readonly string[] = [],
+): Promise<void> {
+  const assignment = checked(staffAssignmentSchema, { role: group, districts });
+  const directory = directoryOf(target, client);
+  await directory.assign((await found(directory, email)).username, assignment);
 }
 
-/**
- * A staff member's authenticator, reset (a lost or replaced phone). The pool requires MFA,
- * and there Cognito cannot take a TOTP authenticator off a user: AdminSetUserMFAPreference
- * "can't turn off TOTP MFA ... when MFA is required" (it answers 200 and changes nothing),
- * and no API deletes the secret. So the user is made again: deleted, then created with the
- * same email, groups and enabled state and a new temporary password (e-mailed by Cognito,
- * printed locally). The next sign-in asks for a new password, then enrols an authenticator.
- * Their `sub` changes: the audit trail keeps the email beside it, and the command prints both.
- */
+export async function setStaffEnabled(
+  target: Target,
+  client: CognitoIdentityProviderClient,
+  email: string,
+  enabled: boolean,
+): Promise<void> {
+  const directory = directoryOf(target, client);
+  await directory.setEnabled((await found(directory, email)).username, enabled);
+}
+
+/** lambdas/adapters/staff-directory.ts `resetMfa`: the user is made again, with their groups and districts. */
 export async function resetStaffMfa(
   target: Target,
   client: CognitoIdentityProviderClient,
   email: string,
 ): Promise<{ temporaryPassword?: string; previousSub: string; sub: string }> {
-  const sub = async () => {
-    const user = await client.send(new AdminGetUserCommand({ UserPoolId: target.userPoolId, Username: email }));
-    return { sub: user.UserAttributes?.find((a) => a.Name === 'sub')?.Value ?? user.Username ?? '', enabled: user.Enabled ?? true };
-  };
-  const before = await sub();
-  const groups = await client.send(new AdminListGroupsForUserCommand({ UserPoolId: target.userPoolId, Username: email }));
-  await client.send(new AdminDeleteUserCommand({ UserPoolId: target.userPoolId, Username: email }));
-  const made = await makeUser(target, client, email, (groups.Groups ?? []).map((g) => g.GroupName ?? '').filter(Boolean));
-  if (!before.enabled) await client.send(new AdminDisableUserCommand({ UserPoolId: target.userPoolId, Username: email }));
-  return { ...made, previousSub: before.sub, sub: (await sub()).sub };
+  const directory = directoryOf(target, client);
+  return directory.resetMfa((await found(directory, email)).username);
 }
 
-export async function listStaff(target: Target, client: CognitoIdentityProviderClient) {
-  const users: { email: string; status: string; enabled: boolean; groups: string[] }[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.send(new ListUsersCommand({ UserPoolId: target.userPoolId, PaginationToken: token }));
-    for (const user of page.Users ?? []) {
-      const groups = await client.send(
-        new AdminListGroupsForUserCommand({ UserPoolId: target.userPoolId, Username: user.Username! }),
-      );
-      users.push({
-        email: user.Attributes?.find((a) => a.Name === 'email')?.Value ?? user.Username ?? '',
-        status: user.UserStatus ?? '',
-        enabled: user.Enabled ?? true,
-        groups: (groups.Groups ?? []).map((g) => g.GroupName ?? ''),
-      });
-    }
-    token = page.PaginationToken;
-  } while (token);
-  return users;
+export async function listStaff(target: Target, client: CognitoIdentityProviderClient): Promise<DirectoryMember[]> {
+  return directoryOf(target, client).list();
 }
 
+const stage = z.string().optional();
+const email = z.email();
+const group = z.enum(staffRoles);
+const districts = z
+  .string()
+  .optional()
+  .transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean),
+  );
 const argsSchema = z.discriminatedUnion('command', [
-  z.object({ command: z.literal('create'), email: z.email(), group: z.enum(['admin', 'viewer']), stage: z.string().optional() }),
-  z.object({ command: z.literal('list'), stage: z.string().optional() }),
-  z.object({ command: z.literal('disable'), email: z.email(), stage: z.string().optional() }),
-  z.object({ command: z.literal('reset-mfa'), email: z.email(), stage: z.string().optional() }),
+  z.object({ command: z.literal('create'), email, group, districts, stage }),
+  z.object({ command: z.literal('set'), email, group, districts, stage }),
+  z.object({ command: z.literal('list'), stage }),
+  z.object({ command: z.literal('disable'), email, stage }),
+  z.object({ command: z.literal('enable'), email, stage }),
+  z.object({ command: z.literal('reset-mfa'), email, stage }),
 ]);
+type Args = z.infer<typeof argsSchema>;
+
+const passwordNote = (password: string | undefined, next: string) =>
+  password ? `Temporary password: ${password}\n${next}\n` : `Cognito has e-mailed a temporary password. ${next}\n`;
+
+const scopeText = (ids: readonly string[]) => (ids.length > 0 ? ids.join(',') : 'every district');
+
+async function run(args: Args, target: Target, client: CognitoIdentityProviderClient): Promise<number> {
+  const out = (text: string) => process.stdout.write(text);
+  switch (args.command) {
+    case 'create': {
+      const result = await createStaff(target, client, args.email, args.group, args.districts);
+      out(
+        `Created ${args.email} (${args.group}, ${scopeText(args.group === 'admin' ? [] : args.districts)}) in ${target.name}.\n`,
+      );
+      out(passwordNote(result.temporaryPassword, 'A new password is asked at first sign-in.'));
+      return 0;
+    }
+    case 'set':
+      await setStaff(target, client, args.email, args.group, args.districts);
+      out(
+        `${args.email} is now ${args.group} (${scopeText(args.group === 'admin' ? [] : args.districts)}) in ${target.name}; it applies from their next token (15 minutes at most).\n`,
+      );
+      return 0;
+    case 'list': {
+      const users = await listStaff(target, client);
+      for (const u of users) {
+        const cells = [u.email, u.role ?? '(no group)', scopeText(u.districts), u.status, u.mfa ? 'MFA' : 'no MFA'];
+        out(`${cells.join('\t')}${u.enabled ? '' : '\tDISABLED'}\n`);
+      }
+      out(`${users.length} staff user(s) in ${target.name}.\n`);
+      return 0;
+    }
+    case 'disable':
+      await setStaffEnabled(target, client, args.email, false);
+      out(
+        `Disabled ${args.email} in ${target.name}. They can no longer sign in; a session already open ends within 15 minutes (its tokens are not refreshed).\n`,
+      );
+      return 0;
+    case 'enable':
+      await setStaffEnabled(target, client, args.email, true);
+      out(`Enabled ${args.email} in ${target.name}.\n`);
+      return 0;
+    case 'reset-mfa': {
+      const result = await resetStaffMfa(target, client, args.email);
+      out(
+        `Reset the authenticator of ${args.email} in ${target.name}: the user was made again (sub ${result.previousSub} is now ${result.sub}).\n`,
+      );
+      out(
+        passwordNote(
+          result.temporaryPassword,
+          'At the next sign-in they choose a new password, then enrol an authenticator.',
+        ),
+      );
+      return 0;
+    }
+  }
+}
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
-    options: { email: { type: 'string' }, group: { type: 'string' }, stage: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      email: { type: 'string' },
+      group: { type: 'string' },
+      districts: { type: 'string' },
+      stage: { type: 'string' },
+      help: { type: 'boolean' },
+    },
     allowPositionals: true,
   });
   const parsed = argsSchema.safeParse({ ...values, command: positionals[0] });
@@ -138,48 +187,10 @@ async function main(): Promise<number> {
     process.stderr.write(`${problem}${usage}\n`);
     return values.help ? 0 : 2;
   }
-  const args = parsed.data;
-  const target = await resolveTarget(args.stage);
+  const target = await resolveTarget(parsed.data.stage);
   const client = new CognitoIdentityProviderClient(clientOptions(target, target.cognitoEndpoint));
   try {
-    switch (args.command) {
-      case 'create': {
-        const result = await createStaff(target, client, args.email, args.group);
-        process.stdout.write(`Created ${args.email} (${args.group}) in ${target.name}.\n`);
-        process.stdout.write(
-          result.temporaryPassword
-            ? `Temporary password: ${result.temporaryPassword}\nA new password is asked at first sign-in.\n`
-            : 'Cognito has e-mailed a temporary password; a new one is asked at first sign-in.\n',
-        );
-        return 0;
-      }
-      case 'list': {
-        const users = await listStaff(target, client);
-        for (const u of users) {
-          process.stdout.write(`${u.email}\t${u.groups.join(',') || '(no group)'}\t${u.status}${u.enabled ? '' : '\tDISABLED'}\n`);
-        }
-        process.stdout.write(`${users.length} staff user(s) in ${target.name}.\n`);
-        return 0;
-      }
-      case 'disable':
-        await client.send(new AdminDisableUserCommand({ UserPoolId: target.userPoolId, Username: args.email }));
-        process.stdout.write(
-          `Disabled ${args.email} in ${target.name}. They can no longer sign in; a session already open ends within 15 minutes (its tokens are not refreshed).\n`,
-        );
-        return 0;
-      case 'reset-mfa': {
-        const result = await resetStaffMfa(target, client, args.email);
-        process.stdout.write(
-          `Reset the authenticator of ${args.email} in ${target.name}: the user was made again (sub ${result.previousSub} is now ${result.sub}).\n`,
-        );
-        process.stdout.write(
-          result.temporaryPassword
-            ? `Temporary password: ${result.temporaryPassword}\nAt the next sign-in they choose a new password, then enrol an authenticator.\n`
-            : 'Cognito has e-mailed a temporary password; at the next sign-in they choose a new password, then enrol an authenticator.\n',
-        );
-        return 0;
-      }
-    }
+    return await run(parsed.data, target, client);
   } finally {
     client.destroy();
   }

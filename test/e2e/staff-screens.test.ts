@@ -26,7 +26,8 @@ import { passSecondFactor } from '../support/staff-browser';
 
 // Every staff screen at 360, 768 and 1280 px in English and Tamil, against `npm start`:
 // sign-in, a new password, no access, the dashboard (with the bulk bar, a row's
-// details and the erase dialog), the Reports page and an unknown staff path. Each
+// details and the erase dialog), the Reports page, the Staff page (a member's change and
+// the reset dialog) and an unknown staff path. Each
 // must fit its width (no sideways scroll of the page), keep every tile label, badge,
 // heading cell and button word whole, and show the dashboard's Details buttons. And
 // Tamil names drawn with the self-hosted Tamil font in the English staff area, on a
@@ -239,6 +240,31 @@ describe('every staff screen fits 360, 768 and 1280 px in English and Tamil', ()
         await page.getByTestId('report-body').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 15_000 });
         await expect.poll(() => page.getByTestId('raw-table').locator('tbody tr').count()).toBe(names.length);
         await checkScreen(page, `screens-reports-${tag}`);
+        await o.context.close();
+      });
+
+      it(`staff page, a change and the reset dialog (${tag})`, async () => {
+        const o = await open(language, width, '/admin/staff');
+        const { page, s } = o;
+        await signIn(o, admin);
+        await page.getByRole('heading', { level: 1, name: s.staffAdmin.title }).waitFor();
+        await expect.poll(() => page.getByTestId('staff-member').count(), { timeout: 15_000 }).toBeGreaterThan(1);
+        // The districts' checkboxes of the invitation (a coordinator by default) are open.
+        await checkScreen(page, `screens-staff-${tag}`);
+        // A member other than the admin (no actions on oneself), by email: the card loses its buttons while edited.
+        const withActions = page
+          .getByTestId('staff-member')
+          .filter({ has: page.getByRole('button', { name: s.staffAdmin.edit }) });
+        const email = await withActions.first().locator('.staff-member-email').innerText();
+        const other = page.getByTestId('staff-member').filter({ hasText: email });
+        await other.first().getByRole('button', { name: s.staffAdmin.edit, exact: true }).click();
+        await checkScreen(page, `screens-staff-edit-${tag}`);
+        await other.first().getByRole('button', { name: s.staffAdmin.cancel, exact: true }).click();
+        await other.first().getByRole('button', { name: s.staffAdmin.resetMfa, exact: true }).click();
+        await page.getByTestId('reset-dialog').waitFor();
+        await checkScreen(page, `screens-staff-reset-${tag}`);
+        await page.getByTestId('reset-dialog').getByRole('button', { name: s.staffAdmin.cancel, exact: true }).click();
+        await page.getByTestId('reset-dialog').waitFor({ state: 'detached' });
         await o.context.close();
       });
     }

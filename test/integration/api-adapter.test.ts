@@ -150,10 +150,10 @@ describe('who is signed in', () => {
   it.each([
     ['admin', testStaff.admin],
     ['viewer', testStaff.viewer],
-  ] as const)('reports the %s role from the token groups', async (role, user) => {
+  ] as const)('reports the %s role from the token groups, every district (none named)', async (role, user) => {
     const token = await signIn(cognitoEndpoint, pool.clientId, user);
     const response = await get('/api/admin/me', token);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ email: user.email, groups: [role], role });
+    expect(await response.json()).toEqual({ email: user.email, groups: [role], role, districts: [] });
   });
 });

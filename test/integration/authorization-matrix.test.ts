@@ -41,6 +41,19 @@ const requests: Record<string, { path: string; body?: unknown; ok: number; scope
   'GET /api/admin/stats': { path: '/api/admin/stats', ok: 200 },
   'GET /api/admin/reports/summary': { path: '/api/admin/reports/summary?from=2026-01-01&to=2026-01-31', ok: 200 },
   'GET /api/admin/reports/rows': { path: '/api/admin/reports/rows?from=2026-01-01&to=2026-01-31&limit=5', ok: 200 },
+  'GET /api/admin/staff': { path: '/api/admin/staff', ok: 200 },
+  // An invitation the schema refuses: the matrix makes no user.
+  'POST /api/admin/staff': {
+    path: '/api/admin/staff',
+    body: { email: 'matrix@example.org', role: 'coordinator' },
+    ok: 400,
+  },
+  ...Object.fromEntries(
+    ['assign', 'disable', 'enable', 'reset-mfa'].map((action) => [
+      `POST /api/admin/staff/{sub}/${action}`,
+      { path: `/api/admin/staff/${randomUUID()}/${action}`, body: { role: 'viewer' }, ok: 404 },
+    ]),
+  ),
 };
 
 const now = () => Math.floor(Date.now() / 1000);

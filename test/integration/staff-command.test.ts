@@ -9,7 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { completeTotpSetup, localTotpSecret } from '../../local/cognito';
 import { localCredentials, localRegion } from '../../local/dynamodb';
 import { totpCode } from '../../local/totp';
-import { createStaff, listStaff, resetStaffMfa } from '../../ops/staff';
+import { createStaff, listStaff, resetStaffMfa, setStaff, setStaffEnabled } from '../../ops/staff';
 import type { Target } from '../../ops/target';
 import { signIn } from '../support/tokens';
 
@@ -48,13 +48,22 @@ describe('staff command', () => {
     );
     expect(first.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
     const { idToken } = await firstSignIn(email, temporaryPassword!, 'A-New-Password-123!');
-    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     expect(claims['cognito:groups']).toEqual(['viewer']);
 
     const user = await client.send(new AdminGetUserCommand({ UserPoolId: pool.userPoolId, Username: email }));
     expect(user.UserStatus).toBe('CONFIRMED');
     const listed = await listStaff(target, client);
-    expect(listed.find((u) => u.email === email)).toMatchObject({ groups: ['viewer'], status: 'CONFIRMED', enabled: true });
+    expect(listed.find((u) => u.email === email)).toMatchObject({
+      role: 'viewer',
+      districts: [],
+      status: 'CONFIRMED',
+      enabled: true,
+      mfa: true,
+    });
   });
 });
 
@@ -90,7 +99,9 @@ describe('staff command: reset-mfa', () => {
     const { temporaryPassword } = await createStaff(target, client, email, 'admin');
     const first = await firstSignIn(email, temporaryPassword!, 'First-Password-123!');
     // Enrolled: a password sign-in now asks for the code.
-    expect(claimsOf(await signIn(endpoint, pool.clientId, { email, password: 'First-Password-123!' }))['email']).toBe(email);
+    expect(claimsOf(await signIn(endpoint, pool.clientId, { email, password: 'First-Password-123!' }))['email']).toBe(
+      email,
+    );
 
     const reset = await resetStaffMfa(target, client, email);
     expect(reset.temporaryPassword).toMatch(/^.{16}$/);
@@ -163,5 +174,35 @@ describe('a disabled staff user', () => {
     await expect(signIn(endpoint, pool.clientId, { email, password: 'Viewer-Password-123!' })).rejects.toMatchObject({
       name: 'NotAuthorizedException',
     });
+  });
+});
+
+describe('staff command: roles and districts', () => {
+  it('creates a coordinator of two districts, whose token carries them, and refuses one without a district', async () => {
+    const email = `coordinator-${Date.now()}@example.org`;
+    await expect(createStaff(target, client, email, 'coordinator')).rejects.toThrow(/districts: REQUIRED/);
+    await expect(createStaff(target, client, email, 'viewer', ['atlantis'])).rejects.toThrow(/districts: INVALID/);
+    const { temporaryPassword } = await createStaff(target, client, email, 'coordinator', ['tiruvallur', 'chennai']);
+    const { idToken } = await firstSignIn(email, temporaryPassword!, 'Coord-Password-123!');
+    expect(claimsOf(idToken)).toMatchObject({
+      'cognito:groups': ['coordinator'],
+      'custom:districts': 'chennai,tiruvallur',
+    });
+  });
+
+  it('sets a role and districts, disables and enables, and a reset keeps the districts', async () => {
+    const email = `set-${Date.now()}@example.org`;
+    await createStaff(target, client, email, 'viewer');
+    await setStaff(target, client, email, 'coordinator', ['madurai']);
+    const find = async () => (await listStaff(target, client)).find((u) => u.email === email);
+    expect(await find()).toMatchObject({ role: 'coordinator', districts: ['madurai'] });
+    await setStaffEnabled(target, client, email, false);
+    expect(await find()).toMatchObject({ enabled: false });
+    await resetStaffMfa(target, client, email);
+    expect(await find()).toMatchObject({ role: 'coordinator', districts: ['madurai'], enabled: false, mfa: false });
+    await setStaffEnabled(target, client, email, true);
+    await setStaff(target, client, email, 'admin', ['madurai']);
+    // An admin sees every district: the attribute goes.
+    expect(await find()).toMatchObject({ role: 'admin', districts: [], enabled: true });
   });
 });

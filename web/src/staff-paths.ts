@@ -3,14 +3,16 @@
 export const staffPaths = {
   dashboard: { getHref: () => '/admin' },
   reports: { getHref: () => '/admin/reports' },
+  staff: { getHref: () => '/admin/staff' },
 } as const;
 
-export type StaffPage = 'dashboard' | 'reports' | 'notFound';
+export type StaffPage = 'dashboard' | 'reports' | 'staff' | 'notFound';
 
 /** The staff page for a path under /admin (a trailing slash is the same page). */
 export function staffPage(pathname: string): StaffPage {
   const rest = pathname.replace(/^\/admin\/?/, '').replace(/\/+$/, '');
   if (rest === '') return 'dashboard';
   if (rest === 'reports') return 'reports';
+  if (rest === 'staff') return 'staff';
   return 'notFound';
 }

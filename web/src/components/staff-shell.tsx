@@ -56,6 +56,16 @@ export function StaffShell({ children }: { children: ReactNode }) {
               >
                 {t('nav.reports')}
               </Link>
+              {/* Admins only: the server refuses anyone else the staff routes. */}
+              {session.role === 'admin' && (
+                <Link
+                  to={staffPaths.staff.getHref()}
+                  className="staff-nav-link"
+                  aria-current={here === staffPaths.staff.getHref() ? 'page' : undefined}
+                >
+                  {t('nav.staff')}
+                </Link>
+              )}
             </nav>
           </div>
           <div className="staff-header-end">

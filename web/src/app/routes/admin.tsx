@@ -18,6 +18,8 @@ import { staffPage, staffPaths } from '../../staff-paths';
 
 // Its own chunk: the reports (and their charts) load only when opened.
 const ReportsRoute = lazy(async () => ({ default: (await import('./admin-reports')).ReportsRoute }));
+// Its own chunk too: only admins open it.
+const StaffRoute = lazy(async () => ({ default: (await import('./admin-staff')).StaffRoute }));
 
 /** /admin and below: the staff strings, then the root gate; signed in, the staff frame and its page. */
 export function AdminRoute() {
@@ -38,6 +40,11 @@ export function AdminRoute() {
           {page === 'reports' && (
             <Suspense fallback={<Spinner label={t('gate.loading')} />}>
               <ReportsRoute />
+            </Suspense>
+          )}
+          {page === 'staff' && (
+            <Suspense fallback={<Spinner label={t('gate.loading')} />}>
+              <StaffRoute fallback={<AdminNotFound />} />
             </Suspense>
           )}
           {page === 'notFound' && <AdminNotFound />}
