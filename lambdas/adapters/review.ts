@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
+import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope';
 import { applicationKey, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
 import { type ApplicationRepository, makeApplicationRepository } from './applications';
 import { type ReadScope, scopeKey } from './read-audit';
@@ -49,6 +50,8 @@ export interface ReviewStore {
     actor: Actor,
     now: Date,
     note?: string,
+    /** The changer's districts (issue 17): an application outside them is not found, even if moved meanwhile. */
+    scope?: StaffScope,
   ): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
   /**
@@ -79,13 +82,17 @@ async function changeStatus(
   actor: Actor,
   now: Date,
   note?: string,
+  scope: StaffScope = everyDistrict,
 ): Promise<StatusChangeOutcome> {
   // Optimistic: the update holds only if the status is still the one read, so the
   // audit entry's "from" is always true. A concurrent change makes us read again.
   for (let attempt = 1; ; attempt++) {
     const current = await applications.get(id, { consistent: true });
-    if (!current) return 'not-found';
+    if (!current || !inScope(scope, current.revenue_district)) return 'not-found';
     const from = current.application_status;
+    // A scoped change holds only if the district is still the one checked (an import may
+    // correct it meanwhile): otherwise it is read and checked again.
+    const sameDistrict = scope.districts ? ' AND revenue_district = :district' : '';
     // Setting the status it already has changes nothing, so nothing goes in the trail.
     if (from === status) return 'unchanged';
     try {
@@ -97,8 +104,9 @@ async function changeStatus(
                 TableName: tables.applications,
                 Key: { pk: applicationKey(id) },
                 UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now`,
-                ConditionExpression: 'application_status = :from',
+                ConditionExpression: `application_status = :from${sameDistrict}`,
                 ExpressionAttributeValues: {
+                  ...(sameDistrict && { ':district': current.revenue_district }),
                   ':to': status,
                   ':from': from,
                   ':now': now.toISOString(),
@@ -214,7 +222,7 @@ export function makeReviewStore(
 ): ReviewStore {
   const store: Store = { db, tables, applications: makeApplicationRepository(db, tables.applications) };
   return {
-    changeStatus: (id, status, actor, now, note) => changeStatus(store, id, status, actor, now, note),
+    changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),
 
     async auditOf(id) {
       const result = await db.send(

@@ -58,7 +58,9 @@ export function makeHandler(deps: { review: ReviewStore; clock: () => Date; noti
     // 25 at a time: a selection of 100 takes four rounds of parallel transactions.
     for (let i = 0; i < unique.length; i += 25) {
       const chunk = unique.slice(i, i + 25);
-      const outcomes = await Promise.all(chunk.map((id) => deps.review.changeStatus(id, status, staff, now, note)));
+      const outcomes = await Promise.all(
+        chunk.map((id) => deps.review.changeStatus(id, status, staff, now, note, staff.scope)),
+      );
       const reallyChanged: string[] = [];
       outcomes.forEach((outcome, j) => {
         const id = chunk[j]!;
