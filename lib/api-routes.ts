@@ -15,7 +15,11 @@ export interface RouteDefinition {
   readonly access: RouteAccess;
   /** Tables the handler reads or writes: the least-privilege grants. */
   readonly tables: readonly (Omit<TableGrant, 'table'> & { readonly table: string })[];
-  /** Staff routes that change data: admins only (the handler checks; tests hold it to this flag). */
+  /**
+   * Staff routes that change data: refused to viewers (the handler checks; the authorization
+   * matrix holds it to this flag). Coordinators may still change a status in their
+   * districts (`requireStaff(event, 'review')`); erasure and staff management are admins' only.
+   */
   readonly adminOnly?: boolean;
   /**
    * The secrets the handler reads, each granted on its own (lib/functions.ts). Every API
