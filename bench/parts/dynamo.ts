@@ -360,6 +360,21 @@ function adminEvent(body: unknown): APIGatewayProxyEventV2WithJWTAuthorizer {
   };
 }
 
+/** The same request from a coordinator of one district (issue 17: their pages and reports are scoped on the server). */
+function asCoordinator(
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+  districtId: string,
+): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const claims = { sub: 'bench-coordinator', 'cognito:groups': '[coordinator]', 'custom:districts': districtId };
+  return {
+    ...event,
+    requestContext: {
+      ...event.requestContext,
+      authorizer: { ...event.requestContext.authorizer, jwt: { claims, scopes: [] } },
+    },
+  };
+}
+
 const context = () => localLambdaContext('bench', 60_000);
 
 function answer(
@@ -708,6 +723,20 @@ runPart('dynamo', async (add) => {
         }
         work[kind] = medianWork(pageRuns);
       }
+      // A coordinator of Madurai, without a filter: what the server scopes to must cost no
+      // more than an admin's page filtered to the same district ('page district').
+      const coordinatorRuns: Work[] = [];
+      for (let i = 0; i < READ_REPEATS; i++) {
+        const page = await metered.measure(() =>
+          handlers.list(asCoordinator(listEvent({ filters: {} }), 'madurai'), context()),
+        );
+        const body = v.parse(listResponseSchema, answer(page.result, 200, 'coordinator page'));
+        if (body.items.length !== 10 || body.items.some((row) => row.revenue_district !== district)) {
+          throw new Error('the coordinator page is not ten rows of their district');
+        }
+        coordinatorRuns.push(page.work);
+      }
+      work['coordinator page'] = medianWork(coordinatorRuns);
       say('dashboard pages measured');
 
       const reportRuns: Work[] = [];
@@ -720,6 +749,20 @@ runPart('dynamo', async (add) => {
         reportRuns.push(reportWork);
       }
       work['report 90 days'] = medianWork(reportRuns);
+      const ninety = { from: shiftDay(yesterday, -89), to: yesterday };
+      for (const [kind, event] of [
+        ['report 90 days district', staffEvent({ ...ninety, district: 'Madurai' })],
+        ['coordinator report 90 days', asCoordinator(staffEvent(ninety), 'madurai')],
+      ] as const) {
+        const runs: Work[] = [];
+        for (let i = 0; i < READ_REPEATS; i++) {
+          reportWork = undefined;
+          answer(await reportHandler(event, context()), 200, kind);
+          if (!reportWork) throw new Error(`the ${kind} was not metered`);
+          runs.push(reportWork);
+        }
+        work[kind] = medianWork(runs);
+      }
 
       // The staff area's export of every application (web/src/features/staff-dashboard/api/
       // export-applications.ts): start (audit entry and exact total), the listing 1000 rows
@@ -882,6 +925,21 @@ runPart('dynamo', async (add) => {
         `dynamo: ${kind} growth ${sizeLabel(SMALL)}→${sizeLabel(LARGE)}`,
         exempt ? report(grew, '%') : atMost(grew, '%', GROWTH_BUDGET),
       ]);
+    }
+    // Issue 17: a coordinator's page and report cost no more than an admin's with the same district filter.
+    for (const [mine, admins] of [
+      ['coordinator page', 'page district'],
+      ['coordinator report 90 days', 'report 90 days district'],
+    ] as const) {
+      for (const [label, at] of [
+        [AT_SMALL, small],
+        [AT_LARGE, large],
+      ] as const) {
+        figures.push([
+          `dynamo: ${mine} vs admin's ${label}`,
+          atMost(at[mine]!.capacity, 'RCU', at[admins]!.capacity, { reference: at[admins]!.capacity }),
+        ]);
+      }
     }
     for (const [name, figure] of figures) add(name, figure);
   } finally {
