@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import { ApiError, apiRequest, type ResponseSchema } from './api-client';
+import { scopedDistricts } from './staff-format';
 
 // The signed-in staff member, as the staff features see it. The sign-in feature
 // provides it; the dashboard and the reports only consume it (features do not import
@@ -19,6 +20,14 @@ export interface StaffSession {
 }
 
 export const StaffSessionContext = createContext<StaffSession | null>(null);
+
+/**
+ * A scoped user's districts, in the data file's order (undefined: every district): the
+ * filters offer only these (the server refuses the rest anyway).
+ */
+export function useScopedDistricts() {
+  return scopedDistricts(useStaffSession().districts);
+}
 
 export function useStaffSession(): StaffSession {
   const session = useContext(StaffSessionContext);

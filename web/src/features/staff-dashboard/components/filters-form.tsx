@@ -4,8 +4,7 @@ import { applicationStatuses } from '../../../../../rules/application-values';
 import { districts } from '../../../../../rules/districts';
 import { parseDate } from '../../../../../rules/ist';
 import { DateInput } from '../../../components/date-input';
-import { scopedDistricts } from '../../../lib/staff-format';
-import { useStaffSession } from '../../../lib/staff-session';
+import { useScopedDistricts } from '../../../lib/staff-session';
 import { cleanFilters, type ListFilters } from '../utils/list-params';
 
 interface Draft {
@@ -38,9 +37,7 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
     null,
   );
   const tamil = i18n.resolvedLanguage === 'ta';
-  // A scoped user is offered their own districts only (the server refuses the rest anyway).
-  const scoped = scopedDistricts(useStaffSession().districts);
-
+  const scoped = useScopedDistricts();
   const set = (key: keyof Draft) => (event: { target: { value: string } }) =>
     setDraft((now) => ({ ...now, [key]: event.target.value }));
   const setDay = (key: 'from' | 'to') => (value: string) => setDraft((now) => ({ ...now, [key]: value }));

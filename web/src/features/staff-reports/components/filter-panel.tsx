@@ -5,8 +5,8 @@ import { knownDistrictNames } from '../../../../../rules/report';
 import { parseDate } from '../../../../../rules/ist';
 import { DateInput } from '../../../components/date-input';
 import type { ReportParamsUpdate } from '../hooks/use-report-params';
-import { districtLabel, scopedDistricts } from '../../../lib/staff-format';
-import { useStaffSession } from '../../../lib/staff-session';
+import { districtLabel } from '../../../lib/staff-format';
+import { useScopedDistricts } from '../../../lib/staff-session';
 import {
   defaultReportParams,
   type ReportParams,
@@ -26,8 +26,7 @@ export function FilterPanel({
   const { t, i18n } = useTranslation('staff');
   const id = useId();
   const tamil = i18n.language === 'ta';
-  // A scoped user is offered their own districts only (the server refuses the rest anyway).
-  const scoped = scopedDistricts(useStaffSession().districts);
+  const scoped = useScopedDistricts();
   const offered = scoped ? scoped.map((d) => d.en) : knownDistrictNames;
   // A date typed only in part, and whether its field has been left (the message waits until then).
   const [unfinished, setUnfinished] = useState({ from: false, to: false });
