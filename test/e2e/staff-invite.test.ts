@@ -1,6 +1,9 @@
 /// <reference lib="dom" />
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { istDay } from '../../rules/ist';
 import { launchChromium, viewports } from '../support/browser';
 import {
   importRecords,
@@ -93,7 +96,7 @@ describe('a coordinator invited from the Staff page', () => {
   it("signs in with a password of their own and an authenticator, sees only Chennai's applicants, and is shut out once disabled", async () => {
     expect(temporary).not.toBe('');
     const s = staffTexts.en;
-    const context = await browser.newContext({ viewport: viewports.desktop, locale: 'en-IN' });
+    const context = await browser.newContext({ viewport: viewports.desktop, locale: 'en-IN', acceptDownloads: true });
     // The browser's clock, to let the token's 15 minutes pass at the end.
     await context.clock.install();
     const page = await context.newPage();
@@ -115,6 +118,26 @@ describe('a coordinator invited from the Staff page', () => {
     await form.getByRole('button', { name: s.filters.apply, exact: true }).click();
     const rows = page.locator('[data-testid="application-row"] .row-name');
     await expect.poll(() => rows.allInnerTexts()).toEqual([`Invited ${marker} Chennai`]);
+
+    // Their export holds Chennai's applicant alone, and its name says so.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: s.export.button, exact: true }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`applications_export_chennai_${istDay(new Date())}.csv`);
+    const exported: Record<string, string>[] = parse(readFileSync(await download.path(), 'utf8'), {
+      bom: true,
+      columns: true,
+    });
+    expect(exported.map((r) => r.name)).toEqual([`Invited ${marker} Chennai`]);
+
+    // Their reports over these two days count Chennai's one applicant, not Madurai's.
+    await page.goto(`${appUrl}/admin/reports?from=2025-07-01&to=2025-07-02`);
+    await page.getByTestId('report-body').and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 30_000 });
+    const raw = page.getByTestId('raw-table').locator('tbody tr');
+    await expect
+      .poll(async () => (await raw.allInnerTexts()).filter((row) => row.includes(marker)))
+      .toEqual([expect.stringContaining(`Invited ${marker} Chennai`)]);
+    expect(await page.getByTestId('district-filter').getByRole('checkbox').count()).toBe(1);
 
     // The admin disables them on the Staff page.
     const admin = await openStaffAdmin('en');
