@@ -7,6 +7,7 @@
 // measured, not estimated. Asserts that they differ by less than 10% between the two
 // sizes, and that a rebuild on 100,000 produces the rollups the stream built.
 // BENCH_SMALL / BENCH_LARGE change the sizes.
+import { makeSearchIndex } from '../lambdas/adapters/search-index';
 import type { Context } from 'aws-lambda';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
@@ -93,7 +94,7 @@ async function startBench() {
   const db = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
   const store = rebuildStore(db, names.rollups);
   const stream = await import('../lambdas/handlers/applications-stream');
-  const consumer = stream.makeHandler({ rollups: store, clock: () => new Date() });
+  const consumer = stream.makeHandler({ rollups: store, search: makeSearchIndex(db, names.search), clock: () => new Date() });
   const poller = await startStreamPoller({
     endpoint: dynamo.endpoint,
     tableName: names.applications,

@@ -86,6 +86,21 @@ export const tables = {
     indexes: [{ indexName: 'by-birthday', partitionKey: S('birthday'), sortKey: S('birth_date') }],
     envVar: 'TABLE_ROLLUPS',
   },
+  /**
+   * The dashboard search's index (issue 18, lambdas/adapters/search-index.ts), kept by the
+   * applications stream's consumer: one token item per name word (`N#<first letter>`, sort
+   * key the word), per number (`P#<last 4 digits>`, sort key the other digits reversed)
+   * and per email (`E#<address>`), each with what the filters need; and one state item per
+   * application (`APP#<id>`) listing its tokens and the stream sequence number they
+   * reflect. A query reads one key's range: what it matches, whatever the table's size.
+   */
+  search: {
+    name: 'search',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [],
+    envVar: 'TABLE_SEARCH',
+  },
   /** Audit trail: status changes, erasures, exports. pk = subject, sk = time#id. */
   audit: {
     name: 'audit',

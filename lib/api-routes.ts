@@ -163,6 +163,8 @@ export const routes: readonly RouteDefinition[] = [
     tables: [
       { table: 'applications', access: 'read' },
       { table: 'rollups', access: 'read' },
+      // The search index (issue 18): a text search reads it instead of the applications.
+      { table: 'search', access: 'read' },
       // Reading many rows is on the record: the person's rows per window, the audit entry.
       { table: 'rateLimits', access: 'readwrite' },
       { table: 'audit', access: 'write' },
@@ -213,6 +215,7 @@ export const routes: readonly RouteDefinition[] = [
     tables: [
       { table: 'applications', access: 'read' },
       { table: 'rollups', access: 'read' },
+      { table: 'search', access: 'read' },
       { table: 'audit', access: 'write' },
     ],
   },

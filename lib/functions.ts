@@ -93,11 +93,14 @@ export const backgroundFunctions = {
     tables: [{ table: 'deliveries', access: 'readwrite' }],
     timeoutSeconds: 30,
   },
-  /** Keeps the report rollups in step with the applications table. */
+  /** Keeps the report rollups and the search index in step with the applications table. */
   applicationsStream: {
     handler: 'applications-stream',
-    description: 'Updates report rollups from the applications stream',
-    tables: [{ table: 'rollups', access: 'readwrite' }],
+    description: 'Updates report rollups and the search index from the applications stream',
+    tables: [
+      { table: 'rollups', access: 'readwrite' },
+      { table: 'search', access: 'readwrite' },
+    ],
     timeoutSeconds: applicationsStreamTimeoutSeconds,
   },
   /** Daily at 00:00 IST: moves counted ages across bucket boundaries (birthdays). */

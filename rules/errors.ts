@@ -33,6 +33,7 @@ export const errorMessages = {
   SUBMIT_FAILED: 'An error occurred while submitting your application. Please try again.',
   UNAUTHORIZED: 'Please sign in.',
   FORBIDDEN: 'You do not have permission to do this.',
+  SEARCH_TOO_BROAD: 'Too many applications match this search. Type more of the name, or the whole number.',
   NOT_FOUND: 'Not found.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
   INTERNAL: 'Something went wrong. Please try again.',

@@ -54,6 +54,7 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
+import { makeSearchIndex } from '../../lambdas/adapters/search-index';
 import { makeApplicationRepository } from '../../lambdas/adapters/applications';
 import { makeDeliveryStore } from '../../lambdas/adapters/deliveries';
 import { makeWhatsAppRecipients } from '../../lambdas/adapters/whatsapp-recipients';
@@ -408,7 +409,8 @@ runPart('dynamo', async (add) => {
     });
     // Modules that create the logger and the metrics: imported once the environment above is set.
     const [
-      { countApplications, listApplications },
+      { listApplications },
+      { countSearch, searchApplications },
       { makeOtpStore },
       { makeRateLimiter },
       { makeReviewStore },
@@ -420,6 +422,7 @@ runPart('dynamo', async (add) => {
       { importApplications, readCsv },
     ] = await Promise.all([
       import('../../lambdas/adapters/application-list'),
+      import('../../lambdas/adapters/application-search'),
       import('../../lambdas/adapters/otp-store'),
       import('../../lambdas/adapters/rate-limiter'),
       import('../../lambdas/adapters/review'),
@@ -463,11 +466,8 @@ runPart('dynamo', async (add) => {
     const sent = new Map<string, string>();
     const applications = makeApplicationRepository(db, names.applications);
     const rollups = makeRollupsReader(db, names.rollups);
-    const total = totalFromRollups(
-      rollups,
-      (f) => countApplications(db, names.applications, f),
-      () => new Date(),
-    );
+    const searchIndex = makeSearchIndex(db, names.search);
+    const total = totalFromRollups(rollups, (f) => countSearch(searchIndex, f), () => new Date());
     const handlers = {
       otpRequest: otpRequest.makeHandler({
         captcha: { verify: () => Promise.resolve(true) },
@@ -529,6 +529,7 @@ runPart('dynamo', async (add) => {
       list: list.makeHandler({
         list: (filters, page) => listApplications(db, names.applications, filters, page),
         total,
+        search: (filters, page) => searchApplications(db, names, searchIndex, filters, page),
         // Its writes are part of what a page costs: the reader's window counter.
         audit: makeReadAudit(
           db,
@@ -537,7 +538,11 @@ runPart('dynamo', async (add) => {
         ),
         clock: () => new Date(),
       }),
-      stream: stream.makeHandler({ rollups: makeRollupsWriter(db, names.rollups), clock: () => new Date() }),
+      stream: stream.makeHandler({
+        rollups: makeRollupsWriter(db, names.rollups),
+        search: makeSearchIndex(db, names.search),
+        clock: () => new Date(),
+      }),
       status: status.makeHandler({
         review: makeReviewStore(db, { applications: names.applications, audit: names.audit }),
         clock: () => new Date(),

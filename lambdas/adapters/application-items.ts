@@ -62,23 +62,19 @@ export const sortKeyName = 'submitted_sort';
 
 /**
  * Attributes derived from the fields: the keys of the listing indexes
- * (lib/table-definitions.ts) and the lower-case text that the dashboard search reads.
+ * (contracts/table-definitions.ts). The search has an index of its own (search-index.ts).
  */
 export function indexKeys(a: {
   id: string;
   submitted_at: string;
   revenue_district?: string;
   application_status: ApplicationStatus;
-  name: string;
-  phone_number: string;
-  email?: string;
 }) {
   return {
     pk: applicationKey(a.id),
     list_pk: allApplications,
     submitted_sort: `${a.submitted_at}#${a.id}`,
     district_status: districtStatus(a.revenue_district, a.application_status),
-    search_text: [a.name, a.phone_number, a.email ?? ''].join('\n').toLowerCase(),
   };
 }
 

@@ -1,14 +1,14 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { normalizeSearchQuery } from '../../rules/search';
-import type { ApplicationFilters, ApplicationRow } from '../../rules/staff-api';
+import type { ApplicationRow } from '../../rules/staff-api';
 import { AppError } from '../lib/http';
 import { districtsOf, type ScopedApplicationFilters } from '../lib/scoped-filters';
 import { toRow } from './application-items';
-import { countItems, decodeCursor, encodeCursor, planStreams, readPage, sortKeyBounds } from './application-query';
+import { decodeCursor, encodeCursor, planStreams, readPage, sortKeyBounds } from './application-query';
 
 // The dashboard's listing, newest first, through the planner of application-query.ts: the
 // index is chosen by the filters, the date range is a key condition, so a page reads
-// about as many items as it returns. Text search is a filter on top, and reads what it must.
+// about as many items as it returns. A text search is not a listing: it reads the search
+// index (application-search.ts).
 
 /**
  * The plan of the dashboard's filters: one status and one district at most, so one key;
@@ -23,9 +23,6 @@ function planOf(filters: ScopedApplicationFilters) {
     bounds: sortKeyBounds(filters),
   };
 }
-
-/** A number as the table shows it ('+91 86846 13282') is searched as stored digits. */
-const searchOf = (filters: ApplicationFilters) => (filters.q ? normalizeSearchQuery(filters.q) : '') || undefined;
 
 export interface ListPage {
   readonly items: ApplicationRow[];
@@ -42,28 +39,13 @@ export async function listApplications(
 ): Promise<ListPage> {
   const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   if (page.cursor !== undefined && !cursor) throw new AppError('VALIDATION_FAILED', { fields: { cursor: 'INVALID' } });
-  const search = searchOf(filters);
-  const read = await readPage(
-    db,
-    tableName,
-    planOf(filters),
-    { limit: page.pageSize, ...(cursor && { after: cursor.after }) },
-    // With a text filter most items read are dropped: read in larger pages.
-    search ? { search, chunk: Math.max(page.pageSize * 4, 200) } : {},
-  );
+  const read = await readPage(db, tableName, planOf(filters), {
+    limit: page.pageSize,
+    ...(cursor && { after: cursor.after }),
+  });
   return {
     items: read.items.map(toRow),
     scanned: read.scanned,
     ...(read.last !== undefined && { nextCursor: encodeCursor({ v: 1, after: read.last }) }),
   };
-}
-
-/** Counts matching rows by reading them: only for text search, which rollups cannot answer. */
-export async function countApplications(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  filters: ScopedApplicationFilters,
-): Promise<number> {
-  const search = searchOf(filters);
-  return countItems(db, tableName, planOf(filters), search ? { search } : {});
 }

@@ -101,8 +101,6 @@ export function decodeCursor(value: string): ListingCursor | undefined {
 interface ReadOptions {
   /** Attributes to read (besides the sort key); all when undefined. */
   readonly projection?: readonly string[];
-  /** Lower-case text that `search_text` must contain. */
-  readonly search?: string;
   /** Items per query of one key; by default about the page divided among the keys. */
   readonly chunk?: number;
 }
@@ -123,11 +121,6 @@ function streamQuery(tableName: string, stream: Stream, bounds: SortKeyBounds, o
     names['#status'] = 'application_status';
     stream.statuses.forEach((s, i) => (values[`:s${i}`] = s));
     filters.push(`#status IN (${stream.statuses.map((_, i) => `:s${i}`).join(', ')})`);
-  }
-  if (options.search) {
-    names['#text'] = 'search_text';
-    values[':q'] = options.search;
-    filters.push('contains(#text, :q)');
   }
   const projection = options.projection && [...options.projection, sortKeyName];
   projection?.forEach((p, i) => (names[`#p${i}`] = p));
@@ -213,24 +206,4 @@ export async function readPage(
     items.push(item);
     last = sort;
   }
-}
-
-/** How many items the streams hold in the bounds (read, not estimated: for text search, which rollups cannot answer). */
-export async function countItems(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  plan: { streams: readonly Stream[]; bounds: SortKeyBounds },
-  options: Pick<ReadOptions, 'search'> = {},
-): Promise<number> {
-  let count = 0;
-  for (const stream of plan.streams) {
-    const input = streamQuery(tableName, stream, plan.bounds, options);
-    let start: Record<string, unknown> | undefined;
-    do {
-      const result = await db.send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: start }));
-      count += result.Count ?? 0;
-      start = result.LastEvaluatedKey;
-    } while (start);
-  }
-  return count;
 }

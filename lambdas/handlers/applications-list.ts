@@ -1,9 +1,11 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { ListResponse } from '../../rules/staff-api';
 import { listRequestSchema } from '../../rules/staff-api';
-import { countApplications, listApplications, type ListPage } from '../adapters/application-list';
+import { listApplications, type ListPage } from '../adapters/application-list';
+import { countSearch, searchApplications, type SearchPage } from '../adapters/application-search';
 import type { ReadAudit } from '../adapters/read-audit';
 import { makeRollupsReader } from '../adapters/rollups-reader';
+import { makeSearchIndex } from '../adapters/search-index';
 import { totalFromRollups } from '../lib/application-totals';
 import { systemClock } from '../lib/clock';
 import { httpHandler, json, parseBody } from '../lib/http';
@@ -13,10 +15,29 @@ import { requireStaff } from '../lib/staff';
 import { dbRuntime } from '../lib/db-runtime';
 import { wiredOnFirstCall } from '../lib/wiring';
 
+interface PageRequest {
+  readonly pageSize: number;
+  readonly cursor?: string;
+}
+
+/** The page and its exact total: a text search answers both from one read of the index. */
+async function pageWithTotal(deps: ListDeps, filters: ScopedApplicationFilters, page: PageRequest) {
+  if (filters.q) {
+    const found = await deps.search({ ...filters, q: filters.q }, page);
+    return [found, found.total] as const;
+  }
+  return Promise.all([deps.list(filters, page), deps.total(filters)]);
+}
+
 export interface ListDeps {
-  readonly list: (filters: ScopedApplicationFilters, page: { pageSize: number; cursor?: string }) => Promise<ListPage>;
-  /** The exact number of rows matching the filters. */
+  readonly list: (filters: ScopedApplicationFilters, page: PageRequest) => Promise<ListPage>;
+  /** The exact number of rows matching the filters (without a text search). */
   readonly total: (filters: ScopedApplicationFilters) => Promise<number>;
+  /** A text search's page and exact total, from the search index (issue 18). */
+  readonly search: (
+    filters: ScopedApplicationFilters & { readonly q: string },
+    page: PageRequest,
+  ) => Promise<SearchPage>;
   readonly audit: ReadAudit;
   readonly clock: () => Date;
 }
@@ -34,7 +55,7 @@ export function makeHandler(deps: ListDeps) {
     const { filters, pageSize, cursor, exportId } = parseBody(event, listRequestSchema);
     const scoped = scopeApplicationFilters(staff.scope, filters);
     const [page, total] = scoped
-      ? await Promise.all([deps.list(scoped, { pageSize, ...(cursor && { cursor }) }), deps.total(scoped)])
+      ? await pageWithTotal(deps, scoped, { pageSize, ...(cursor && { cursor }) })
       : [{ items: [], scanned: 0 } satisfies ListPage, 0];
     await deps.audit.record(
       { actor: staff, scope: { screen: 'dashboard', filters }, rows: page.items.length, ...(exportId && { exportId }) },
@@ -45,15 +66,16 @@ export function makeHandler(deps: ListDeps) {
   });
 }
 
-// The applications and rollups tables, and the audit and rate-limits tables for the read
-// audit: all this function is granted (lib/api-routes.ts).
+// The applications, rollups and search tables, and the audit and rate-limits tables for
+// the read audit: all this function is granted (lib/api-routes.ts).
 export const handler = wiredOnFirstCall(() => {
-  const { db, tables } = dbRuntime('applications', 'rollups');
+  const { db, tables } = dbRuntime('applications', 'rollups', 'search');
   const clock = systemClock();
-  const count = (filters: ScopedApplicationFilters) => countApplications(db, tables.applications, filters);
+  const index = makeSearchIndex(db, tables.search);
   return makeHandler({
     list: (filters, page) => listApplications(db, tables.applications, filters, page),
-    total: totalFromRollups(makeRollupsReader(db, tables.rollups), count, clock),
+    total: totalFromRollups(makeRollupsReader(db, tables.rollups), (f) => countSearch(index, f), clock),
+    search: (filters, page) => searchApplications(db, tables, index, filters, page),
     audit: readAuditFromEnv(db),
     clock,
   });

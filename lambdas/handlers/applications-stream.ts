@@ -1,12 +1,15 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { makeRollupsWriter, type RollupsWriter } from '../adapters/rollups-writer';
+import { makeSearchIndex, type SearchIndex } from '../adapters/search-index';
 import { systemClock } from '../lib/clock';
 import { dbRuntime } from '../lib/db-runtime';
 import { logger } from '../lib/logger';
 import { type ApplicationChange, applyChanges, parseStreamRecord } from '../lib/rollups-stream';
+import { indexChanges } from '../lib/search-stream';
 import { wiredOnFirstCall } from '../lib/wiring';
 
-// Consumer of the applications table's stream: keeps the report rollups. The batch is
+// Consumer of the applications table's stream: keeps the report rollups and the search
+// index (issue 18). Each is idempotent by sequence number. The batch is
 // folded as a whole (lambdas/lib/rollups-stream.ts) rather than record by record, so
 // partial failures are reported here: the first record of every application that
 // could not be applied. Lambda then retries from the lowest of them; records already
@@ -14,10 +17,27 @@ import { wiredOnFirstCall } from '../lib/wiring';
 
 export interface StreamDeps {
   readonly rollups: RollupsWriter;
+  readonly search: SearchIndex;
   readonly clock: () => Date;
 }
 
-export function makeHandler({ rollups, clock }: StreamDeps) {
+/** The search index's part of a batch: the applications it could not apply are reported. */
+async function indexBatch(search: SearchIndex, changes: readonly ApplicationChange[], failures: Set<string>) {
+  try {
+    const result = await indexChanges(search, changes);
+    for (const change of changes) if (result.failedIds.has(change.id)) failures.add(change.sequenceNumber);
+    logger.info('Search index updated from the applications stream', {
+      applied: result.applied,
+      unchanged: result.unchanged,
+      failedApplications: result.failedIds.size,
+    });
+  } catch (error) {
+    logger.error('Search index update failed', { errorName: error instanceof Error ? error.name : typeof error });
+    for (const change of changes) failures.add(change.sequenceNumber);
+  }
+}
+
+export function makeHandler({ rollups, search, clock }: StreamDeps) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const changes: ApplicationChange[] = [];
     const failures = new Set<string>();
@@ -46,11 +66,16 @@ export function makeHandler({ rollups, clock }: StreamDeps) {
       logger.error('Rollups update failed', { errorName: error instanceof Error ? error.name : typeof error });
       for (const change of changes) failures.add(change.sequenceNumber);
     }
+    await indexBatch(search, changes, failures);
     return { batchItemFailures: [...failures].map((itemIdentifier) => ({ itemIdentifier })) };
   };
 }
 
 export const handler = wiredOnFirstCall(() => {
-  const { db, tables } = dbRuntime('rollups');
-  return makeHandler({ rollups: makeRollupsWriter(db, tables.rollups), clock: systemClock() });
+  const { db, tables } = dbRuntime('rollups', 'search');
+  return makeHandler({
+    rollups: makeRollupsWriter(db, tables.rollups),
+    search: makeSearchIndex(db, tables.search),
+    clock: systemClock(),
+  });
 });

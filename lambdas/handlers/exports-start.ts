@@ -1,9 +1,10 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { ReportFilters } from '../../rules/report';
 import { exportStartRequestSchema, type ExportStartResponse } from '../../rules/staff-api';
-import { countApplications } from '../adapters/application-list';
+import { countSearch } from '../adapters/application-search';
 import type { ReadScope } from '../adapters/read-audit';
 import { makeReviewStore, type ReviewStore } from '../adapters/review';
+import { makeSearchIndex } from '../adapters/search-index';
 import { makeRollupsReader } from '../adapters/rollups-reader';
 import { totalFromRollups } from '../lib/application-totals';
 import { systemClock } from '../lib/clock';
@@ -65,12 +66,13 @@ export function makeHandler({ review, dashboardTotal, reportTotal, clock }: Deps
 }
 
 export const handler = wiredOnFirstCall(() => {
-  const { db, tables } = dbRuntime('applications', 'audit', 'rollups');
+  const { db, tables } = dbRuntime('applications', 'audit', 'rollups', 'search');
   const clock = systemClock();
   const rollups = makeRollupsReader(db, tables.rollups);
+  const search = makeSearchIndex(db, tables.search);
   return makeHandler({
     review: makeReviewStore(db, tables),
-    dashboardTotal: totalFromRollups(rollups, (f) => countApplications(db, tables.applications, f), clock),
+    dashboardTotal: totalFromRollups(rollups, (f) => countSearch(search, f), clock),
     reportTotal: (filters, now) => reportTotal(rollups, filters, now),
     clock,
   });

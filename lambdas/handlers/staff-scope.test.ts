@@ -130,6 +130,10 @@ describe('list and export start', () => {
         return Promise.resolve({ items: [], scanned: 0 });
       },
       total: () => Promise.resolve(7),
+      search: (filters) => {
+        asked.push(filters);
+        return Promise.resolve({ items: [], scanned: 0, total: 0 });
+      },
       audit: { record: () => Promise.resolve('metered') },
       clock: () => new Date(),
     });

@@ -5,16 +5,16 @@ import { districtsOf, type ScopedApplicationFilters } from './scoped-filters';
 
 /**
  * The exact total: from the rollups (a few items, whatever the number of applications),
- * except for a text search, which rollups cannot answer and which counts the rows.
+ * except for a text search, which rollups cannot answer and the search index counts.
  */
 export function totalFromRollups(
   rollups: RollupsReader,
-  countRows: (f: ScopedApplicationFilters) => Promise<number>,
+  countSearch: (f: ScopedApplicationFilters & { readonly q: string }) => Promise<number>,
   clock: () => Date,
 ) {
   return (filters: ScopedApplicationFilters): Promise<number> =>
     filters.q
-      ? countRows(filters)
+      ? countSearch({ ...filters, q: filters.q })
       : reportTotal(
           rollups,
           {

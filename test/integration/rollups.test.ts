@@ -62,6 +62,7 @@ beforeAll(async () => {
   useLocalFunctionEnv({
     TABLE_APPLICATIONS: names.applications,
     TABLE_ROLLUPS: names.rollups,
+    TABLE_SEARCH: names.search,
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
   const handlerPath = (name: string) => `../../lambdas/handlers/${name}.ts`;

@@ -1,3 +1,4 @@
+import { makeSearchIndex } from '../../lambdas/adapters/search-index';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { inject } from 'vitest';
@@ -85,6 +86,7 @@ export async function rollupsHarness(prefix: string, clock: Date): Promise<Rollu
   useLocalFunctionEnv({
     TABLE_APPLICATIONS: names.applications,
     TABLE_ROLLUPS: names.rollups,
+    TABLE_SEARCH: names.search,
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
   const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -107,7 +109,7 @@ export async function rollupsHarness(prefix: string, clock: Date): Promise<Rollu
     clock,
   } as RollupsHarness;
   const now = () => harness.clock;
-  const consumer = stream.makeHandler({ rollups: store, clock: now });
+  const consumer = stream.makeHandler({ rollups: store, search: makeSearchIndex(db, names.search), clock: now });
   const job = ageing.makeHandler({ rollups: store, clock: now, fenceMs: 0 });
   const reports = summary.makeHandler({ rollups: store, clock: now, meter: meterCapacity(db) });
   const poller = await startStreamPoller({

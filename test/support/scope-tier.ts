@@ -35,6 +35,7 @@ export async function startScopeTier(prefix: string): Promise<ScopeTier> {
   const api = await startTierApi({
     TABLE_APPLICATIONS: names.applications,
     TABLE_ROLLUPS: names.rollups,
+    TABLE_SEARCH: names.search,
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
   const stream = (await import('../../lambdas/handlers/applications-stream')) as { handler: DynamoDBStreamHandler };
