@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBStreamHandler, SNSEvent, SQSHandler } from 'aws-lambda';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { routes } from '../lib/api-routes';
 import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions';
 import { requestDeadlineMs } from '../lambdas/lib/time-budget';
+import { makeSearchIndex } from '../lambdas/adapters/search-index';
+import { rebuildSearchIndex } from '../lambdas/lib/search-rebuild';
 import { loadStageConfig } from '../lib/stages';
 import { IST_OFFSET_MS } from '../rules/ist';
 import type { RuntimeConfig } from '../rules/runtime-config';
@@ -335,6 +338,13 @@ export async function startLocalStack(
         log(`applications stream: ${error}${sequenceNumbers ? ` (${sequenceNumbers.length} record(s), retried)` : ''}`),
     });
     stops.push(async () => poller.stop());
+    if (persistent) {
+      // Data kept on disk from before the search index existed (issue 18): index what it
+      // lacks (a few reads when nothing is missing), as `npm run search:rebuild` does.
+      const db = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
+      const indexed = await rebuildSearchIndex(db, tableNames.applications, makeSearchIndex(db, tableNames.search));
+      if (indexed.indexed > 0) log(`search index: ${indexed.indexed} stored application(s) indexed`);
+    }
 
     // EventBridge runs the ageing job at 00:00 IST in AWS; here a timer does, and a
     // first run at start catches up with the days the stack was not running.

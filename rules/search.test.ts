@@ -28,6 +28,7 @@ describe('search query', () => {
     expect(parseSearchQuery('43210')).toEqual({ kind: 'phone', digits: '43210' });
     expect(parseSearchQuery('132 82')).toEqual({ kind: 'phone', digits: '13282' });
     expect(parseSearchQuery('0132')).toEqual({ kind: 'phone', digits: '0132' });
+    expect(parseSearchQuery('0007')).toEqual({ kind: 'phone', digits: '0007' });
     expect(parseSearchQuery('132')).toBe('TOO_SHORT');
     expect(parseSearchQuery('+')).toBe('TOO_SHORT');
   });

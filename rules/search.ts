@@ -24,7 +24,8 @@ export const MAX_NAME_WORDS = 12;
 export function phoneDigits(query: string): string {
   const trimmed = query.trim();
   let digits = trimmed.replace(/\D/g, '');
-  const international = /^\(?\+/.test(trimmed) || digits.startsWith('00');
+  // '00' dials out of India only before a whole number: '0007' is the end of one.
+  const international = /^\(?\+/.test(trimmed) || (digits.startsWith('00') && digits.length > 10);
   if (international) {
     digits = digits.replace(/^00/, '');
     if (digits.startsWith('91')) digits = digits.slice(2);

@@ -1,4 +1,6 @@
 import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -104,6 +106,16 @@ const stateSchema = v.object({
   tokens: v.array(v.string()),
   entry: v.optional(v.unknown()),
 });
+/** An application's state in the index; undefined when it has none. */
+export type IndexState = v.InferOutput<typeof stateSchema> | undefined;
+/** A state that is not ours is rewritten whole (its tokens cannot be known: none are deleted). */
+const parseState = (item: Record<string, unknown> | undefined): IndexState => {
+  if (!item) return undefined;
+  const parsed = v.safeParse(stateSchema, item);
+  return parsed.success ? parsed.output : { seq: '', tokens: [] };
+};
+/** Keys of one BatchGetItem (DynamoDB's limit). */
+const BATCH_GET_KEYS = 100;
 
 /** One application's change as the stream carried it (see lambdas/lib/rollups-stream.ts). */
 export interface IndexChange {
@@ -121,8 +133,13 @@ export class SearchTooBroadError extends Error {
 }
 
 export interface SearchIndex {
-  /** Brings one application's tokens to its change, unless a newer one is applied already. */
-  apply(change: IndexChange): Promise<IndexResult>;
+  /** The states of some applications, read together (a batch's, a scan page's). */
+  states(ids: readonly string[]): Promise<Map<string, IndexState>>;
+  /**
+   * Brings one application's tokens to its change, unless a newer one is applied already.
+   * `known`: its state as just read with `states` (otherwise it is read here).
+   */
+  apply(change: IndexChange, known?: { state: IndexState }): Promise<IndexResult>;
   /** Every entry a query matches (a name's other words checked), at most `cap` tokens read. */
   find(query: SearchQuery, cap: number): Promise<{ entries: SearchEntry[]; scanned: number }>;
 }
@@ -130,17 +147,28 @@ export interface SearchIndex {
 const sameEntry = (a: unknown, b: SearchEntry | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
 export function makeSearchIndex(db: DynamoDBDocumentClient, tableName: string): SearchIndex {
-  const readState = async (id: string) => {
-    const result = await db.send(new GetCommand({ TableName: tableName, Key: stateKey(id), ConsistentRead: true }));
-    if (!result.Item) return undefined;
-    const parsed = v.safeParse(stateSchema, result.Item);
-    // A state that is not ours is rewritten whole (its tokens cannot be known: none are deleted).
-    return parsed.success ? parsed.output : { seq: '', tokens: [] };
-  };
+  const readState = async (id: string) =>
+    parseState((await db.send(new GetCommand({ TableName: tableName, Key: stateKey(id), ConsistentRead: true }))).Item);
 
   return {
-    async apply(change) {
-      const state = await readState(change.id);
+    async states(ids) {
+      const found = new Map<string, IndexState>(ids.map((id) => [id, undefined]));
+      for (let i = 0; i < ids.length; i += BATCH_GET_KEYS) {
+        let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + BATCH_GET_KEYS).map(stateKey);
+        for (let attempt = 0; keys && keys.length > 0; attempt++) {
+          if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+          const result: BatchGetCommandOutput = await db.send(
+            new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
+          );
+          for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.pk).slice(4), parseState(item));
+          keys = result.UnprocessedKeys?.[tableName]?.Keys;
+        }
+      }
+      return found;
+    },
+
+    async apply(change, known) {
+      const state = known ? known.state : await readState(change.id);
       if (state && state.seq >= change.seq) return 'unchanged';
       const built = change.image ? indexEntryOf(change.image) : undefined;
       const next = built?.tokens.map(tokenId) ?? [];

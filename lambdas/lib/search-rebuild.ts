@@ -32,14 +32,25 @@ export async function rebuildSearchIndex(
   let scanned = 0;
   let indexed = 0;
   let skipped = 0;
-  const apply = async (item: Record<string, unknown>) => {
-    const id = applicationIdOf(String(item.pk));
-    if (id === undefined) return;
-    scanned += 1;
-    const result = await index.apply({ id, seq: BEFORE_THE_STREAM, image: item });
-    // A conflict is the stream writing the same application now: its state wins.
+  const apply = async (id: string, item: Record<string, unknown>) => {
+    // Known to have no state: a conflict is the stream writing it now, and its state wins.
+    const result = await index.apply({ id, seq: BEFORE_THE_STREAM, image: item }, { state: undefined });
     if (result === 'applied') indexed += 1;
     else skipped += 1;
+  };
+  const indexPage = async (page: Record<string, unknown>[]) => {
+    const byId = new Map<string, Record<string, unknown>>();
+    for (const item of page) {
+      const id = applicationIdOf(String(item.pk));
+      if (id !== undefined) byId.set(id, item);
+    }
+    scanned += byId.size;
+    const states = await index.states([...byId.keys()]);
+    const missing = [...byId].filter(([id]) => states.get(id) === undefined);
+    skipped += byId.size - missing.length;
+    for (let i = 0; i < missing.length; i += CONCURRENCY) {
+      await Promise.all(missing.slice(i, i + CONCURRENCY).map(([id, item]) => apply(id, item)));
+    }
   };
   await Promise.all(
     Array.from({ length: segments }, async (_, segment) => {
@@ -50,9 +61,7 @@ export async function rebuildSearchIndex(
         FilterExpression: 'begins_with(pk, :app)',
         ExpressionAttributeValues: { ':app': applicationKeyPrefix },
       });
-      for await (const page of pages) {
-        for (let i = 0; i < page.length; i += CONCURRENCY) await Promise.all(page.slice(i, i + CONCURRENCY).map(apply));
-      }
+      for await (const page of pages) await indexPage(page);
     }),
   );
   return { scanned, indexed, skipped };

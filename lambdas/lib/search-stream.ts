@@ -26,12 +26,14 @@ export async function indexChanges(
     if (!seen || c.seq > seen.seq) latest.set(c.id, { id: c.id, seq: c.seq, ...(c.image && { image: c.image }) });
   }
   const queue = [...latest.values()];
+  // One read of every state (BatchGetItem), then one write each; a lost race reads again.
+  const states = await index.states(queue.map((c) => c.id));
   const failedIds = new Set<string>();
   let applied = 0;
   let unchanged = 0;
   const worker = async () => {
     for (let change = queue.shift(); change; change = queue.shift()) {
-      let result = await index.apply(change);
+      let result = await index.apply(change, { state: states.get(change.id) });
       for (let attempt = 1; result === 'conflict' && attempt < ATTEMPTS; attempt++) result = await index.apply(change);
       if (result === 'applied') applied += 1;
       else if (result === 'unchanged') unchanged += 1;

@@ -223,11 +223,7 @@ const seeded = [
     revenue_district: 'Madurai',
   }),
   applicationItem({ id: 'scope-unknown-1', submitted_at: at(13), application_status: 'pending' }),
-].map((item): Record<string, unknown> => ({
-  ...item,
-  // As the submit handler stores it (application-items.ts): what a text search reads.
-  search_text: [item.name, item.phone_number, item.email].join('\n').toLowerCase(),
-}));
+];
 const chennai = ['scope-chennai-1', 'scope-chennai-2'];
 const everyId = seeded.map((i) => String(i.id));
 

@@ -114,13 +114,15 @@ describe('dashboard listing', () => {
       return d >= '2026-11-15' && d <= '2026-11-17';
     }],
     ['single IST day', { from: '2026-11-18', to: '2026-11-18' }, (r: (typeof data)[number]) => istDay(new Date(r.submitted_at)) === '2026-11-18'],
-    ['search by name, any case', { q: 'meena' }, (r: (typeof data)[number]) => r.name.toLowerCase().includes('meena')],
-    ['search by phone', { q: '97100000' }, (r: (typeof data)[number]) => r.phone_number.includes('97100000')],
-    ['search by email', { q: 'PERSON1' }, (r: (typeof data)[number]) => r.email.toLowerCase().includes('person1')],
+    // Issue 18's rules: the start of a word of the name, the end of a number, a whole email.
+    ['search by a name prefix, any case', { q: 'MEE' }, (r: (typeof data)[number]) => r.name.startsWith('Meena ')],
+    ['search by the end of a number', { q: '00035' }, (r: (typeof data)[number]) => r.phone_number.endsWith('00035')],
+    ['search by a whole number', { q: '+91 97100 00035' }, (r: (typeof data)[number]) => r.phone_number === '919710000035'],
+    ['search by a whole email, any case', { q: 'PERSON1@example.ORG' }, (r: (typeof data)[number]) => r.email === 'person1@Example.org'],
     [
       'search within filters',
       { q: 'kumar', district: 'Chennai' },
-      (r: (typeof data)[number]) => r.name.toLowerCase().includes('kumar') && r.revenue_district === 'Chennai',
+      (r: (typeof data)[number]) => r.name.startsWith('Arun Kumar') && r.revenue_district === 'Chennai',
     ],
   ])('narrows exactly by %s, newest first, each row once, with the exact total', async (_name, query, keep) => {
     const want = expected(keep);
