@@ -170,9 +170,6 @@ runPart('throughput', async (add) => {
   try {
     const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
     const { items } = generateApplications(randomSource(4), PRELOADED, 90, istDay(new Date()), 't');
-    for (const item of items) {
-      item.search_text = [item.name, item.phone_number, item.email ?? ''].join('\n').toLowerCase();
-    }
     const staff = { authorization: `Bearer ${await signIn(stack.cognitoEndpoint, stack.pool.clientId, stack.admin)}` };
 
     // Cold starts (module imports, secrets, JWKS) happen here, not in the timed runs,
