@@ -2,6 +2,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as v from 'valibot';
+import { makeRollupsWriter } from '../../lambdas/adapters/rollups-writer';
 import { routes } from '../../lib/api-routes';
 import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
 import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
@@ -14,6 +15,7 @@ import {
   type ReportSummary,
 } from '../../rules/report';
 import { useLocalFunctionEnv } from '../support/env';
+import { noSearchIndex } from '../support/no-search-index';
 import {
   changeFields,
   changeStatus,
@@ -66,7 +68,14 @@ beforeAll(async () => {
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
   const handlerPath = (name: string) => `../../lambdas/handlers/${name}.ts`;
-  streamHandler = ((await import(handlerPath('applications-stream'))) as { handler: DynamoDBStreamHandler }).handler;
+  // The rollups alone: the consumer keeps no search index here (see no-search-index.ts).
+  const stream = await import('../../lambdas/handlers/applications-stream');
+  const consume = stream.makeHandler({
+    rollups: makeRollupsWriter(db, names.rollups),
+    search: noSearchIndex,
+    clock: () => new Date(),
+  });
+  streamHandler = async (event) => consume(event);
   api = await startApiAdapter({
     port: 0,
     routes,

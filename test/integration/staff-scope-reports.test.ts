@@ -53,7 +53,7 @@ const coordinators = [
 ];
 
 beforeAll(async () => {
-  tier = await startScopeTier('scope-reports');
+  tier = await startScopeTier('scope-reports', { search: false });
   for (const c of coordinators) c.token = await signIn(inject('cognitoEndpoint'), pool.clientId, c.user);
   const generated = generateApplications(random, COUNT, DAYS, today());
   firstDay = generated.firstDay;

@@ -1,7 +1,7 @@
-import { makeSearchIndex } from '../../lambdas/adapters/search-index';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { inject } from 'vitest';
+import { noSearchIndex } from './no-search-index';
 import * as v from 'valibot';
 import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { localLambdaContext } from '../../local/queue';
@@ -109,7 +109,7 @@ export async function rollupsHarness(prefix: string, clock: Date): Promise<Rollu
     clock,
   } as RollupsHarness;
   const now = () => harness.clock;
-  const consumer = stream.makeHandler({ rollups: store, search: makeSearchIndex(db, names.search), clock: now });
+  const consumer = stream.makeHandler({ rollups: store, search: noSearchIndex, clock: now });
   const job = ageing.makeHandler({ rollups: store, clock: now, fenceMs: 0 });
   const reports = summary.makeHandler({ rollups: store, clock: now, meter: meterCapacity(db) });
   const poller = await startStreamPoller({

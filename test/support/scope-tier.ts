@@ -1,9 +1,11 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamHandler } from 'aws-lambda';
 import { inject } from 'vitest';
+import { makeRollupsWriter } from '../../lambdas/adapters/rollups-writer';
 import type { ApiAdapter } from '../../local/api-adapter';
 import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { startStreamPoller, type StreamPoller } from '../../local/stream-poller';
+import { noSearchIndex } from './no-search-index';
 import { startTierApi } from './tier-api';
 
 // The staff API on fresh applications and rollups tables, the rollups fed by the local
@@ -26,7 +28,7 @@ export interface ScopeTier {
   stop(): Promise<void>;
 }
 
-export async function startScopeTier(prefix: string): Promise<ScopeTier> {
+export async function startScopeTier(prefix: string, options = { search: true }): Promise<ScopeTier> {
   const endpoint = inject('dynamoDbEndpoint');
   const names = localTableNames(`${prefix}-${Date.now().toString(36)}`);
   const client = localDynamoClient(endpoint);
@@ -38,11 +40,19 @@ export async function startScopeTier(prefix: string): Promise<ScopeTier> {
     TABLE_SEARCH: names.search,
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
-  const stream = (await import('../../lambdas/handlers/applications-stream')) as { handler: DynamoDBStreamHandler };
+  const stream = await import('../../lambdas/handlers/applications-stream');
+  // A tier that never searches keeps no search index (see no-search-index.ts).
+  const consume: DynamoDBStreamHandler = options.search
+    ? stream.handler
+    : stream.makeHandler({
+        rollups: makeRollupsWriter(db, names.rollups),
+        search: noSearchIndex,
+        clock: () => new Date(),
+      });
   const poller = await startStreamPoller({
     endpoint,
     tableName: names.applications,
-    handler: (event, context) => stream.handler(event, context, () => undefined),
+    handler: async (event, context) => (await consume(event, context, () => undefined)) ?? undefined,
     pollIntervalMs: 100,
   });
   return {
