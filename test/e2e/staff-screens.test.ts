@@ -45,14 +45,19 @@ const marker = randomMarker();
 // Six days of their own, long ago: the Reports page shows this file's rows only.
 const windowFrom = '2024-02-05';
 const windowTo = '2024-02-10';
-const tamilName = 'கயல்விழி செந்தில்குமரன்';
+// Each name ends with the marker as a word of its own: the dashboard's search finds a
+// name by the start of its words (issue 18), so searching the marker shows this file's rows.
+const surname = marker[0]!.toUpperCase() + marker.slice(1);
+const tamilName = `கயல்விழி செந்தில்குமரன் ${surname}`;
 const names = [
   tamilName,
-  'Venkatalakshmi Ramasubramanian',
-  'அன்புச்செல்வி இராமலிங்கம்',
-  'Arun Kumar',
-  'முத்துக்குமார் பாலசுப்பிரமணியன்',
-  'Meenakshi Sundareswaran Pillai',
+  ...[
+    'Venkatalakshmi Ramasubramanian',
+    'அன்புச்செல்வி இராமலிங்கம்',
+    'Arun Kumar',
+    'முத்துக்குமார் பாலசுப்பிரமணியன்',
+    'Meenakshi Sundareswaran Pillai',
+  ].map((name) => `${name} ${surname}`),
 ];
 const longDistricts = ['Tiruvannamalai', 'Kanniyakumari', 'Ramanathapuram', 'Chengalpattu'] as const;
 const statuses = ['pending', 'under_review', 'approved', 'rejected'] as const;

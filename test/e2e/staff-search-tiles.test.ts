@@ -113,12 +113,17 @@ describe('dashboard search by phone number', () => {
       `0${mobile}`,
       `${mobile.slice(0, 5)}-${mobile.slice(5)}`,
     ]) {
-      const body = await api<ListResponse>('/api/admin/applications/search', { filters: { q } });
-      expect(
-        body.items.map((r) => r.name),
-        q,
-      ).toEqual([names[0]]);
-      expect(body.total, q).toBe(1);
+      // The stream's consumer writes the rollups (awaited above) before the search index.
+      const found = () => api<ListResponse>('/api/admin/applications/search', { filters: { q } });
+      await expect
+        .poll(
+          async () => {
+            const body = await found();
+            return { names: body.items.map((r) => r.name), total: body.total };
+          },
+          { timeout: 10_000, message: q },
+        )
+        .toEqual({ names: [names[0]], total: 1 });
     }
   });
 

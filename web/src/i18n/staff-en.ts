@@ -114,7 +114,10 @@ export const staffEn = {
   filters: {
     label: 'Filters',
     search: 'Search',
-    searchHint: 'Name, phone or email',
+    searchPlaceholder: 'Name, phone or email',
+    searchHint:
+      'Finds names by the start of a word, numbers by their last 4 or more digits, and whole email addresses.',
+    searchTooShort: 'Type at least the last 4 digits of a number, or the start of a name.',
     status: 'Status',
     allStatuses: 'All statuses',
     district: 'District',
@@ -146,6 +149,8 @@ export const staffEn = {
     retry: 'Try again',
     emptyTitle: 'No applications found',
     emptyBody: 'There are no membership applications to display.',
+    emptySearch:
+      'The search matches only the start of a word of a name (“kav” finds Kavya, “avya” does not). For a number, type its last 4 or more digits; for an email, the whole address.',
     scrollHint: 'The table scrolls sideways.',
   },
   details: {

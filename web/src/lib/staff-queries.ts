@@ -62,3 +62,15 @@ export function invalidateAfterExport(client: QueryClient, rows: 'applications' 
 
 /** A failed call as the stable code the screens translate. */
 export const errorCode = (error: unknown): string => (error instanceof ApiError ? error.code : 'INTERNAL');
+
+/** Waits `ms`, or fails as aborted when the query is cancelled meanwhile. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((done, fail) => {
+    const timer = setTimeout(done, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      fail(new DOMException('Aborted', 'AbortError'));
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}

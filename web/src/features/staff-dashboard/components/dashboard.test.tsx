@@ -7,6 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApplicationRow } from '../../../../../rules/staff-api';
 import { createTestI18n } from '../../../testing/i18n';
 import { addStaffTranslations } from '../../../i18n/staff';
+import { en } from '../../../i18n/en';
+import { staffEn } from '../../../i18n/staff-en';
+import { staffTa } from '../../../i18n/staff-ta';
+import { ta } from '../../../i18n/ta';
 import { StaffQueryProvider } from '../../../lib/staff-query-provider';
 import { type StaffRole, type StaffSession, StaffSessionContext } from '../../../lib/staff-session';
 import { jsonResponse } from '../../../testing/render';
@@ -145,13 +149,6 @@ describe('dashboard', () => {
     expect(router.state.location.search).toBe('');
   });
 
-  it('shows the empty state', async () => {
-    renderDashboard('admin', { pathname: '/admin', state: { q: 'nobody' } });
-    expect((await screen.findByTestId('empty-state')).textContent).toBe(
-      'No applications foundThere are no membership applications to display.',
-    );
-  });
-
   it('gives admins row checkboxes and a bulk bar, viewers neither', async () => {
     const user = userEvent.setup();
     renderDashboard('admin');
@@ -186,4 +183,46 @@ describe('dashboard', () => {
     await screen.findByText('Person 0');
     expect(screen.queryByTestId('staff-scope')).toBeNull();
   });
+});
+
+// What the list says after a search (issue 18): why nothing matched, or that too much did.
+describe('dashboard after a search', () => {
+  it('shows the empty state; after a search, what a search matches (the start of a word, not its middle)', async () => {
+    renderDashboard('admin', { pathname: '/admin', state: { q: 'nobody' } });
+    expect((await screen.findByTestId('empty-state')).textContent).toBe(
+      'No applications foundThere are no membership applications to display.' + staffEn.table.emptySearch,
+    );
+    cleanup();
+    renderDashboard('admin', { pathname: '/admin', state: { q: 'nobody' } }, { language: 'ta' });
+    expect((await screen.findByTestId('empty-state')).textContent).toBe(
+      staffTa.table.emptyTitle + staffTa.table.emptyBody + staffTa.table.emptySearch,
+    );
+    cleanup();
+    // No search: nothing about what a search matches.
+    api.mockImplementation(() => Promise.resolve(jsonResponse(200, { items: [], total: 0 })));
+    renderDashboard();
+    expect((await screen.findByTestId('empty-state')).textContent).toBe(
+      'No applications foundThere are no membership applications to display.',
+    );
+  });
+
+  it.each(['en', 'ta'] as const)(
+    'says a search matching too many is too broad, in the language of the screen, with no Retry (%s)',
+    async (language) => {
+      api.mockImplementation((input) =>
+        Promise.resolve(
+          input === '/api/admin/stats'
+            ? jsonResponse(200, { total: 3, pending: 3, under_review: 0, approved: 0, rejected: 0 })
+            : jsonResponse(422, { error: { code: 'SEARCH_TOO_BROAD', message: 'Too many applications match.' } }),
+        ),
+      );
+      renderDashboard('admin', { pathname: '/admin', state: { q: 'a' } }, { language });
+      const alert = await screen.findByTestId('search-too-broad');
+      expect(alert.textContent).toBe((language === 'ta' ? ta : en).errors.SEARCH_TOO_BROAD);
+      expect(alert.getAttribute('role')).toBe('alert');
+      expect(
+        screen.queryByRole('button', { name: language === 'ta' ? staffTa.table.retry : staffEn.table.retry }),
+      ).toBeNull();
+    },
+  );
 });

@@ -97,6 +97,7 @@ export function Dashboard() {
 
       <ListArea
         list={list}
+        searching={params.filters.q !== undefined}
         canReview={canReview}
         selected={selected}
         onSelect={onSelect}
@@ -150,14 +151,26 @@ function Toolbar({ params, onPageSize }: { params: ListParams; onPageSize: (size
   );
 }
 
-/** The page of applications, or why there is none: a failure (with Retry), the first load, or no match. */
+/**
+ * The page of applications, or why there is none: a search matching too many to list
+ * (type more; trying again would not help), a failure (with Retry), the first load, or
+ * no match (and, after a search, what a search matches: the start of a word, not its middle).
+ */
 function ListArea({
   list,
+  searching,
   ...table
-}: { list: ApplicationsState } & Omit<Parameters<typeof ApplicationsTable>[0], 'rows' | 'busy'>) {
+}: { list: ApplicationsState; searching: boolean } & Omit<Parameters<typeof ApplicationsTable>[0], 'rows' | 'busy'>) {
   const { t } = useTranslation('staff');
   const { t: tc } = useTranslation();
   const rows = list.data?.items ?? [];
+  if (list.error === 'SEARCH_TOO_BROAD') {
+    return (
+      <div className="alert alert-error" role="alert" data-testid="search-too-broad">
+        <p className="alert-line">{errorText(tc, list.error)}</p>
+      </div>
+    );
+  }
   if (list.error) {
     return (
       <div className="alert alert-error" role="alert">
@@ -175,6 +188,7 @@ function ListArea({
       <div className="empty" data-testid="empty-state">
         <p className="empty-title">{t('table.emptyTitle')}</p>
         <p className="empty-body">{t('table.emptyBody')}</p>
+        {searching && <p className="empty-body empty-search">{t('table.emptySearch')}</p>}
       </div>
     );
   }

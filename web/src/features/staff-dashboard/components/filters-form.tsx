@@ -3,6 +3,7 @@ import { useTranslation } from '../../../i18n/use-translation';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { districts } from '../../../../../rules/districts';
 import { parseDate } from '../../../../../rules/ist';
+import { parseSearchQuery } from '../../../../../rules/search';
 import { DateInput } from '../../../components/date-input';
 import { useScopedDistricts } from '../../../lib/staff-session';
 import { cleanFilters, type ListFilters } from '../utils/list-params';
@@ -23,19 +24,33 @@ const toDraft = (filters: ListFilters): Draft => ({
   to: filters.to ?? '',
 });
 
+/** What Apply found wrong: a search the index cannot answer, a date that names no day, or From after To. */
+interface Problem {
+  readonly field: 'q' | 'from' | 'to';
+  readonly message: 'searchTooShort' | 'dateInvalid' | 'rangeInvalid';
+}
+
+/** The first thing wrong with the draft, or null: Apply sends nothing while there is one. */
+function findProblem(draft: Draft): Problem | null {
+  // The server would refuse it (400, fields.q TOO_SHORT): say why here instead of asking.
+  if (draft.q.trim() && parseSearchQuery(draft.q) === 'TOO_SHORT') return { field: 'q', message: 'searchTooShort' };
+  const notADay = (['from', 'to'] as const).find((key) => draft[key] && !parseDate(draft[key]));
+  if (notADay) return { field: notADay, message: 'dateInvalid' };
+  if (draft.from && draft.to && draft.from > draft.to) return { field: 'to', message: 'rangeInvalid' };
+  return null;
+}
+
 /**
- * Search, status, district (all 38, in the screen's language; the values are the
- * English names the API knows), From and To days (IST), Apply and Reset. The draft is
- * local until Apply; the parent remounts the form when the address bar changes.
+ * Search (with what it finds said under the box), status, district (all 38, in the
+ * screen's language; the values are the English names the API knows), From and To days
+ * (IST), Apply and Reset. The draft is local until Apply; the parent remounts the form
+ * when the address bar changes.
  */
 export function FiltersForm({ filters, onApply }: { filters: ListFilters; onApply: (filters: ListFilters) => void }) {
   const { t, i18n } = useTranslation('staff');
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => toDraft(filters));
-  // What Apply found wrong: a date that names no day (typed as dd/mm/yyyy), or From after To.
-  const [problem, setProblem] = useState<{ field: 'from' | 'to'; message: 'dateInvalid' | 'rangeInvalid' } | null>(
-    null,
-  );
+  const [problem, setProblem] = useState<Problem | null>(null);
   const tamil = i18n.resolvedLanguage === 'ta';
   const scoped = useScopedDistricts();
   const set = (key: keyof Draft) => (event: { target: { value: string } }) =>
@@ -44,13 +59,9 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const notADay = (['from', 'to'] as const).find((key) => draft[key] && !parseDate(draft[key]));
-    if (notADay) setProblem({ field: notADay, message: 'dateInvalid' });
-    else if (draft.from && draft.to && draft.from > draft.to) setProblem({ field: 'to', message: 'rangeInvalid' });
-    else {
-      setProblem(null);
-      onApply(cleanFilters(draft));
-    }
+    const found = findProblem(draft);
+    setProblem(found);
+    if (!found) onApply(cleanFilters(draft));
   };
 
   const reset = () => {
@@ -60,28 +71,19 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
   };
 
   const field = (key: keyof Draft) => `${id}-${key}`;
+  const problemId = `${id}-problem`;
 
   return (
     <form className="filters" role="search" aria-label={t('filters.label')} onSubmit={onSubmit} noValidate>
-      <div className="field filters-search">
-        <label className="field-label" htmlFor={field('q')}>
-          {t('filters.search')}
-        </label>
-        <input
-          id={field('q')}
-          className="input"
-          type="search"
-          name="q"
-          maxLength={100}
-          placeholder={t('filters.searchHint')}
-          aria-describedby={`${field('q')}-hint`}
-          value={draft.q}
-          onChange={set('q')}
-        />
-        <span id={`${field('q')}-hint`} className="visually-hidden">
-          {t('filters.searchHint')}
-        </span>
-      </div>
+      <SearchField
+        id={field('q')}
+        label={t('filters.search')}
+        placeholder={t('filters.searchPlaceholder')}
+        hint={t('filters.searchHint')}
+        value={draft.q}
+        onChange={set('q')}
+        {...(problem?.field === 'q' && { problemId })}
+      />
       <div className="field">
         <label className="field-label" htmlFor={field('status')}>
           {t('filters.status')}
@@ -129,7 +131,7 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
           placeholder={t('filters.dateFormat')}
           value={draft[key]}
           onValueChange={setDay(key)}
-          {...(problem?.field === key && { problemId: `${id}-problem` })}
+          {...(problem?.field === key && { problemId })}
         />
       ))}
       <div className="filters-actions">
@@ -141,11 +143,58 @@ export function FiltersForm({ filters, onApply }: { filters: ListFilters; onAppl
         </button>
       </div>
       {problem && (
-        <p id={`${id}-problem`} className="field-error filters-error" role="alert">
+        <p id={problemId} className="field-error filters-error" role="alert">
           {t(`filters.${problem.message}`)}
         </p>
       )}
     </form>
+  );
+}
+
+/**
+ * The search box and, always in view under it, what a search finds: the start of a
+ * name's words, a number by its last digits, a whole email (rules/search.ts). Typing
+ * the middle of a word finds nothing, so the box says so before anyone tries.
+ */
+function SearchField({
+  id,
+  label,
+  placeholder,
+  hint,
+  value,
+  onChange,
+  problemId,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  hint: string;
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+  problemId?: string;
+}) {
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field filters-search">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        type="search"
+        name="q"
+        maxLength={100}
+        placeholder={placeholder}
+        aria-invalid={problemId !== undefined}
+        aria-describedby={problemId ? `${hintId} ${problemId}` : hintId}
+        value={value}
+        onChange={onChange}
+      />
+      <p id={hintId} className="field-hint filters-hint">
+        {hint}
+      </p>
+    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import type { StatsResponse } from '../../../../../rules/report';
 import { useStaffSession } from '../../../lib/staff-session';
-import { staffKeys } from '../../../lib/staff-queries';
+import { pause, staffKeys } from '../../../lib/staff-queries';
 import { getStats } from '../api/get-stats';
 
 /** How often, and for how long, the tiles ask again after a change until the rollups show it. */
@@ -15,17 +15,6 @@ export interface StatsState {
 }
 
 const same = (a: StatsResponse | undefined, b: StatsResponse | undefined) => JSON.stringify(a) === JSON.stringify(b);
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((done, fail) => {
-    const timer = setTimeout(done, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      fail(new DOMException('Aborted', 'AbortError'));
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
-}
 
 /**
  * The all-time totals. The rollups follow the applications' stream, so a change (a status
