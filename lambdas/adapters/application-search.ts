@@ -38,17 +38,25 @@ export function searchQueryOf(q: string): SearchQuery {
 
 /** The entries within the filters and scope, each application once, newest first. */
 export function selectEntries(entries: readonly SearchEntry[], filters: ScopedApplicationFilters): SearchEntry[] {
-  const districts = new Set(districtsOf(filters));
-  const { low, high } = sortKeyBounds(filters);
+  const within = withinFilters(filters);
   const seen = new Set<string>();
   const kept = entries.filter((e) => {
     if (seen.has(e.id)) return false;
     seen.add(e.id);
-    if (filters.status && e.status !== filters.status) return false;
-    if (districts.size > 0 && !(e.district && districts.has(e.district))) return false;
-    return e.sort >= low && e.sort <= high;
+    return within(e);
   });
   return kept.sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0));
+}
+
+/** Whether an application (as the index or the table holds it) is within the filters and scope. */
+function withinFilters(filters: ScopedApplicationFilters) {
+  const districts = new Set(districtsOf(filters));
+  const { low, high } = sortKeyBounds(filters);
+  return (a: { status: unknown; district?: unknown; sort: string }) =>
+    (!filters.status || a.status === filters.status) &&
+    (districts.size === 0 || (typeof a.district === 'string' && districts.has(a.district))) &&
+    a.sort >= low &&
+    a.sort <= high;
 }
 
 /** The applications of `ids`, in that order; one erased since it was indexed is left out. */
@@ -113,9 +121,16 @@ export async function searchApplications(
     tables.applications,
     onPage.map((e) => e.id),
   );
+  // The index follows the table a moment later: an application moved out of the filters
+  // (or out of the caller's districts) since it was indexed is not shown. The client
+  // reads again while a page is short of its total (use-applications.ts).
+  const within = withinFilters(filters);
+  const current = items.filter((item) =>
+    within({ status: item.application_status, district: item.revenue_district, sort: String(item.submitted_sort) }),
+  );
   const last = onPage.at(-1);
   return {
-    items: items.map(toRow),
+    items: current.map(toRow),
     total: matching.length,
     scanned: scanned + read,
     ...(rest.length > page.pageSize && last && { nextCursor: encodeCursor({ v: 1, after: last.sort }) }),

@@ -1,5 +1,6 @@
-import { DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { searchApplications } from '../../lambdas/adapters/application-search';
 import { type IndexChange, makeSearchIndex, type SearchIndex } from '../../lambdas/adapters/search-index';
 import { SEQUENCE_WIDTH } from '../../lambdas/adapters/rollups-keys';
 import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
@@ -94,5 +95,22 @@ describe('search index writes', () => {
       expect(await found('newer'), id).toContain(`${id}:approved`);
       expect(await found('older'), id).not.toContain(`${id}:pending`);
     }
+  });
+
+  it("never serves a row the table has moved out of the caller's districts since it was indexed", async () => {
+    // Indexed in Chennai; the table already says Madurai (a correction the stream has not brought yet).
+    await index.apply(change('moved', 30, image('moved', 'Moved Person')));
+    const now = { ...image('moved', 'Moved Person'), revenue_district: 'Madurai', district_status: 'Madurai#pending' };
+    await db.send(new PutCommand({ TableName: names.applications, Item: now }));
+    const chennai = await searchApplications(
+      db,
+      names,
+      index,
+      { q: 'moved', districts: ['Chennai'] },
+      { pageSize: 10 },
+    );
+    expect(chennai.items).toEqual([]);
+    const everyone = await searchApplications(db, names, index, { q: 'moved' }, { pageSize: 10 });
+    expect(everyone.items.map((r) => [r.id, r.revenue_district])).toEqual([['moved', 'Madurai']]);
   });
 });
