@@ -1,11 +1,10 @@
 import { ResponsiveBar } from '@nivo/bar';
-import { ResponsiveLine } from '@nivo/line';
 import { ResponsivePie } from '@nivo/pie';
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
 import { applicationStatuses } from '../../../../../rules/application-values';
-import { type Slice, dayTicks, pieSlices, statusColours, type DayPoint, stackedDailyRows } from '../utils/chart-data';
-import { formatCount, formatShortDay } from '../../../lib/staff-format';
+import { type Slice, pieSlices, statusColours } from '../utils/chart-data';
+import { formatCount } from '../../../lib/staff-format';
 
 // The charts of spec 2.4 with nivo (SVG). Each draws inside an aria-hidden box and has
 // a visually hidden table with the same numbers: screen readers read the table. No
@@ -13,50 +12,22 @@ import { formatCount, formatShortDay } from '../../../lib/staff-format';
 // a hidden box of its own: a table is never narrower than its words, and at 360 px it
 // would widen the page although nobody sees it.
 
-const theme = {
+export const theme = {
   text: { fontFamily: 'inherit', fontSize: 12, fill: '#344054' },
   axis: { ticks: { text: { fontSize: 11, fill: '#475467' } }, legend: { text: { fontSize: 12, fill: '#344054' } } },
   grid: { line: { stroke: '#eaecf0' } },
 };
 
-const PRIMARY = '#1d4ed8';
+export const PRIMARY = '#1d4ed8';
 const palette = ['#1d4ed8', '#db2777', '#64748b', '#0d9488', '#b45309', '#7c3aed', '#475467'];
 const EMPTY_COLOUR = '#e4e7ec';
-
-/** A callback ref and the width of its element once laid out (0 before): how many day labels fit under a chart. */
-function useWidth(): [(element: HTMLDivElement | null) => void, number] {
-  const [element, setElement] = useState<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [element]);
-  return [setElement, width];
-}
-
-/** A day label every 72 px or so (ten at most): at 360 px they would run into each other. */
-const fittingDayTicks = (days: readonly string[], width: number) =>
-  dayTicks(days, width > 0 ? Math.min(10, Math.max(2, Math.floor((width - 64) / 72))) : 10);
-
-/** Days along the bottom (as many as fit), whole counts up the side: the two charts over days. */
-const dayAxes = (days: readonly string[], width: number, language: string) => ({
-  axisBottom: {
-    tickSize: 0,
-    tickPadding: 8,
-    tickValues: fittingDayTicks(days, width),
-    format: (v: string) => formatShortDay(v, language),
-  },
-  axisLeft: { tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') },
-});
 
 interface Row {
   readonly label: string;
   readonly value: number;
 }
 
-function TextTable({ caption, head, rows }: { caption: string; head: [string, string]; rows: readonly Row[] }) {
+export function TextTable({ caption, head, rows }: { caption: string; head: [string, string]; rows: readonly Row[] }) {
   return (
     <div className="visually-hidden">
       <table>
@@ -80,7 +51,7 @@ function TextTable({ caption, head, rows }: { caption: string; head: [string, st
   );
 }
 
-function ChartCard({
+export function ChartCard({
   id,
   title,
   empty,
@@ -271,104 +242,3 @@ export function PieChart({
 
 export const pieColours = palette;
 export const statusPieColours = applicationStatuses.map((s) => statusColours[s]);
-
-/** Submissions per day, one line. */
-export function SubmissionsLine({ title, points }: { title: string; points: readonly DayPoint[] }) {
-  const { t, i18n } = useTranslation('staff');
-  const label = t('reports.submissions');
-  const days = points.map((p) => p.day);
-  const rows = points.map((p) => ({ label: formatShortDay(p.day, i18n.language), value: p.total }));
-  const [box, width] = useWidth();
-  return (
-    <ChartCard
-      id="by-day"
-      title={title}
-      wide
-      empty={!points.some((p) => p.total > 0)}
-      table={<TextTable caption={title} head={[t('reports.day'), label]} rows={rows} />}
-    >
-      <div ref={box} className="report-chart-fill">
-        <ResponsiveLine
-          data={[{ id: label, data: points.map((p) => ({ x: p.day, y: p.total })) }]}
-          margin={{ top: 16, right: 24, bottom: 40, left: 48 }}
-          xScale={{ type: 'point' }}
-          yScale={{ type: 'linear', min: 0, max: 'auto' }}
-          colors={[PRIMARY]}
-          theme={theme}
-          animate={false}
-          pointSize={points.length > 60 ? 0 : 6}
-          useMesh
-          {...dayAxes(days, width, i18n.language)}
-        />
-      </div>
-    </ChartCard>
-  );
-}
-
-/** Submissions per day, stacked by status. */
-export function DailyStatusBars({ title, points }: { title: string; points: readonly DayPoint[] }) {
-  const { t, i18n } = useTranslation('staff');
-  const days = points.map((p) => p.day);
-  const [box, width] = useWidth();
-  return (
-    <ChartCard
-      id="daily-status"
-      title={title}
-      wide
-      empty={!points.some((p) => p.total > 0)}
-      legend={
-        <ul className="report-legend" aria-hidden="true">
-          {applicationStatuses.map((s) => (
-            <li key={s}>
-              <span className="report-legend-swatch" style={{ background: statusColours[s] }} />
-              {t(`status.${s}`)}
-            </li>
-          ))}
-        </ul>
-      }
-      table={
-        <div className="visually-hidden">
-          <table>
-            <caption>{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('reports.day')}</th>
-                {applicationStatuses.map((s) => (
-                  <th scope="col" key={s}>
-                    {t(`status.${s}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.day}>
-                  <th scope="row">{formatShortDay(p.day, i18n.language)}</th>
-                  {applicationStatuses.map((s) => (
-                    <td key={s}>{formatCount(p.byStatus[s])}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      }
-    >
-      <div ref={box} className="report-chart-fill">
-        <ResponsiveBar
-          data={stackedDailyRows(points)}
-          keys={[...applicationStatuses]}
-          indexBy="day"
-          groupMode="stacked"
-          margin={{ top: 16, right: 16, bottom: 40, left: 48 }}
-          padding={0.2}
-          colors={({ id }) => statusColours[id as keyof typeof statusColours]}
-          theme={theme}
-          animate={false}
-          enableLabel={false}
-          {...dayAxes(days, width, i18n.language)}
-        />
-      </div>
-    </ChartCard>
-  );
-}

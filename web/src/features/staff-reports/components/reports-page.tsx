@@ -13,15 +13,8 @@ import { districtLabel, formatCount } from '../../../lib/staff-format';
 import { reportProblem } from '../utils/report-params';
 import { FilterPanel } from './filter-panel';
 import { RawData } from './raw-data';
-import {
-  BarChart,
-  DailyStatusBars,
-  HorizontalBarChart,
-  PieChart,
-  pieColours,
-  statusPieColours,
-  SubmissionsLine,
-} from './report-charts';
+import { BarChart, HorizontalBarChart, PieChart, pieColours, statusPieColours } from './report-charts';
+import { DailyStatusBars, SubmissionsLine } from './day-charts';
 
 /** The Reports page (spec 2.4): filters in the URL, tiles and charts over every matching application. */
 export function ReportsPage() {
