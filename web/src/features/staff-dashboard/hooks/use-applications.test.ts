@@ -10,7 +10,7 @@ const row = (id: string, status: ApplicationRow['application_status'] = 'pending
   id,
   name: `Person ${id}`,
   phone_number: '919876543210',
-  email: null,
+  email: undefined,
   revenue_district: 'Madurai',
   application_status: status,
   submitted_at: '2026-11-20T04:30:00.000Z',
