@@ -289,8 +289,10 @@ describe('load', () => {
     expect(await storedApplicationIds(ids)).toBe(count);
     const mobiles = new Set(applicants.map((a) => `91${a.mobile}`));
     const welcomes = stack.whatsApp.messages().filter((m) => m.kind === 'welcome' && mobiles.has(m.to));
-    expect(welcomes).toHaveLength(count);
     expect(new Set(welcomes.map((m) => m.to)).size).toBe(count);
+    // As for the webhook below: a send the sandbox accepted but whose answer the consumer
+    // lost (a network failure in the logs) is sent again; a few at most.
+    expect(welcomes.length - count).toBeLessThanOrEqual(3);
     const hooks = stack.sink.deliveries().filter((d) => ids.has(applicationIdOf(d) ?? ''));
     expect(new Set(hooks.map(applicationIdOf)).size).toBe(count);
     // Once each, except where the sink recorded a delivery and answered after the
