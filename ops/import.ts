@@ -4,13 +4,12 @@
 // it twice creates nothing new: a row whose id is already stored is counted as present.
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse';
 import { type ApplicationItem, guardItem, indexKeys } from '../lambdas/adapters/application-items';
 import { type ApplicationRepository, makeApplicationRepository } from '../lambdas/adapters/applications';
 import { legacyColumns, type LegacyApplication, parseLegacyRow } from '../rules/legacy-import';
-import { clientOptions, resolveTarget } from './target';
+import type { Db } from '../lambdas/lib/db';
+import { resolveTarget, targetDb } from './target';
 import { runCommand } from './cli';
 
 export interface ImportSummary {
@@ -67,7 +66,7 @@ async function writeOne(applications: ApplicationRepository, app: LegacyApplicat
 }
 
 export async function importApplications(options: {
-  db: DynamoDBDocumentClient;
+  db: Db;
   tableName: string;
   rows: AsyncIterable<CsvRow>;
   concurrency?: number;
@@ -133,9 +132,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const target = await resolveTarget(values.stage);
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient(clientOptions(target, target.dynamoDbEndpoint)), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  const db = targetDb(target);
   const started = Date.now();
   const progress = (s: ImportSummary) => {
     const rate = Math.round((s.imported + s.alreadyPresent) / ((Date.now() - started) / 1000));
@@ -149,7 +146,6 @@ async function main(): Promise<number> {
     rows: readCsv(values.file),
     onProgress: progress,
   });
-  db.destroy();
   process.stderr.write('\n');
   for (const r of summary.rejected) process.stdout.write(`line ${r.line}: ${r.reasons.join('; ')}\n`);
   process.stdout.write(

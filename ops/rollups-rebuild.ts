@@ -4,12 +4,10 @@
 // rebuild writes a new generation and switches reports to it when complete
 // (lambdas/lib/rollups-rebuild.ts).
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { rollupsFenceSeconds } from '../contracts/rollups-fence';
 import { rebuildRollups, type RebuildResult, rebuildStore } from '../lambdas/lib/rollups-rebuild';
-import { clientOptions, resolveTarget } from './target';
+import { resolveTarget, targetDb } from './target';
 import { runCommand } from './cli';
 
 const usage = `Usage:
@@ -55,30 +53,25 @@ async function main(): Promise<number> {
   }
   const args = parsed.data;
   const target = await resolveTarget(args.stage);
-  const client = new DynamoDBClient(clientOptions(target, target.dynamoDbEndpoint));
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  try {
-    const result = await rebuildRollups(
-      {
-        store: rebuildStore(db, target.tableNames.rollups),
-        db,
-        applicationsTable: target.tableNames.applications,
-        clock: () => new Date(),
-        log: (line) => process.stdout.write(`${line}\n`),
-      },
-      {
-        force: args.force,
-        keepPrevious: args['keep-previous'],
-        segments: args.segments,
-        // Deployed consumers may run a whole invocation on an old META; the local one, seconds.
-        fenceMs: (target.local ? 5 : rollupsFenceSeconds) * 1000,
-      },
-    );
-    process.stdout.write(`${summary(result, target.name)}\n`);
-    return 0;
-  } finally {
-    client.destroy();
-  }
+  const db = targetDb(target);
+  const result = await rebuildRollups(
+    {
+      store: rebuildStore(db, target.tableNames.rollups),
+      db,
+      applicationsTable: target.tableNames.applications,
+      clock: () => new Date(),
+      log: (line) => process.stdout.write(`${line}\n`),
+    },
+    {
+      force: args.force,
+      keepPrevious: args['keep-previous'],
+      segments: args.segments,
+      // Deployed consumers may run a whole invocation on an old META; the local one, seconds.
+      fenceMs: (target.local ? 5 : rollupsFenceSeconds) * 1000,
+    },
+  );
+  process.stdout.write(`${summary(result, target.name)}\n`);
+  return 0;
 }
 
 runCommand(import.meta.url, main);

@@ -5,13 +5,11 @@
 // Needed where applications were stored without the stream's consumer seeing them:
 // a stage whose data predates the index, or a table restored from a backup.
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { makeSearchIndex } from '../lambdas/adapters/search-index';
 import { rebuildSearchIndex } from '../lambdas/lib/search-rebuild';
 import { runCommand } from './cli';
-import { clientOptions, resolveTarget } from './target';
+import { resolveTarget, targetDb } from './target';
 
 const usage = `Usage:
   npm run search:rebuild [-- --stage NAME] [--segments N]
@@ -33,23 +31,18 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const target = await resolveTarget(parsed.data.stage);
-  const client = new DynamoDBClient(clientOptions(target, target.dynamoDbEndpoint));
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  try {
-    const started = Date.now();
-    const index = makeSearchIndex(db, target.tableNames.search);
-    const result = await rebuildSearchIndex(db, target.tableNames.applications, index, {
-      segments: parsed.data.segments,
-    });
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    process.stdout.write(
-      `Search index of ${target.name}: ${result.scanned} applications read in ${seconds} s, ` +
-        `${result.indexed} indexed, ${result.skipped} indexed already.\n`,
-    );
-    return 0;
-  } finally {
-    client.destroy();
-  }
+  const db = targetDb(target);
+  const started = Date.now();
+  const index = makeSearchIndex(db, target.tableNames.search);
+  const result = await rebuildSearchIndex(db, target.tableNames.applications, index, {
+    segments: parsed.data.segments,
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    `Search index of ${target.name}: ${result.scanned} applications read in ${seconds} s, ` +
+      `${result.indexed} indexed, ${result.skipped} indexed already.\n`,
+  );
+  return 0;
 }
 
 runCommand(import.meta.url, main);

@@ -1,9 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { z } from 'zod';
 import { tables, type TableKey } from '../contracts/table-definitions';
+import { type Db, makeDb } from '../lambdas/lib/db';
 import { stackNames } from '../lib/constructs/membership-stacks';
+import { localDb } from '../local/dynamodb';
 import { loadStageConfig } from '../lib/stages';
 
 // Where an operator command acts: the running local stack (default) or a deployed stage
@@ -111,4 +114,14 @@ export function clientOptions(target: Target, endpoint: string | undefined) {
   return target.local && endpoint
     ? { endpoint, region: target.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
     : { region: target.region };
+}
+
+/**
+ * The functions' DynamoDB client (lambdas/lib/db.ts) on the target: DynamoDB Local, or the
+ * stage's region with the operator's credentials as the SDK finds them (profile, SSO, environment).
+ */
+export function targetDb(target: Target): Db {
+  if (target.local && target.dynamoDbEndpoint) return localDb(target.dynamoDbEndpoint);
+  const sdk = new DynamoDBClient({ region: target.region });
+  return makeDb({ region: target.region, credentials: () => sdk.config.credentials() });
 }

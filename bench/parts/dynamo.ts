@@ -49,8 +49,8 @@ import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { type Db, DeleteCommand, GetCommand } from '../../lambdas/lib/db';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import * as v from 'valibot';
 import type {
@@ -70,9 +70,8 @@ import { makeOtpChannels } from '../../lambdas/lib/otp-channels';
 import { type CapacityMeter, meterCapacity } from '../../lambdas/lib/capacity-meter';
 import {
   ensureTables,
-  localCredentials,
+  localDb,
   localDynamoClient,
-  localRegion,
   localTableNames,
   startDynamoDbLocal,
 } from '../../local/dynamodb';
@@ -339,30 +338,26 @@ interface Work {
   readonly write: number;
 }
 
-const writeCommand = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+const writeOperation = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)$/;
 
 /**
  * The capacity meter of lambdas/lib/capacity-meter.ts, and beside it the capacity of the
  * writes alone (Put, Update, Delete, BatchWrite, TransactWrite): reads and writes have
  * different prices. Both read the same ConsumedCapacity answers.
  */
-function meterOf(db: DynamoDBDocumentClient) {
+function meterOf(db: Db) {
   const meter = meterCapacity(db);
   const writes = new AsyncLocalStorage<{ units: number }>();
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      const tally = writes.getStore();
-      if (tally && writeCommand.test(context.commandName ?? '')) {
-        const consumed = (
-          result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }
-        ).ConsumedCapacity;
-        for (const c of Array.isArray(consumed) ? consumed : [consumed]) tally.units += c?.CapacityUnits ?? 0;
-      }
-      return result;
-    },
-    { step: 'initialize', name: 'benchWriteShare' },
-  );
+  db.intercept(async (operation, input, next) => {
+    const output = await next(input);
+    const tally = writes.getStore();
+    if (tally && writeOperation.test(operation)) {
+      const consumed = (output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] })
+        .ConsumedCapacity;
+      for (const c of Array.isArray(consumed) ? consumed : [consumed]) tally.units += c?.CapacityUnits ?? 0;
+    }
+    return output;
+  });
   return {
     async measure<T>(work: () => Promise<T>): Promise<{ result: T; work: Work }> {
       const tally = { units: 0 };
@@ -497,18 +492,9 @@ runPart('dynamo', async (add) => {
       import('../../ops/import'),
     ]);
     // Loading (import, rebuild) goes through a client of its own; what is measured through this one.
-    // (The rebuild queues hundreds of requests at once; that is expected, so no warning about it.)
-    const loader = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: dynamo.endpoint,
-        region: localRegion,
-        credentials: localCredentials,
-        requestHandler: { socketAcquisitionWarningTimeout: 600_000 },
-      }),
-      { marshallOptions: { removeUndefinedValues: true } },
-    );
+    const loader = localDb(dynamo.endpoint);
+    const db = localDb(dynamo.endpoint);
     const base = localDynamoClient(dynamo.endpoint);
-    const db = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
     const metered = meterOf(db);
 
     // The handlers, wired as their modules wire them, on the metered client.
@@ -909,7 +895,7 @@ runPart('dynamo', async (add) => {
         await ensureTables(other.client, names);
         const items = rows.map(storedItem);
         const started = performance.now();
-        await putAll(DynamoDBDocumentClient.from(other.client), names.applications, items, 8);
+        await putAll(localDb(other.endpoint), names.applications, items, 8);
         const rate = items.length / ((performance.now() - started) / 1000);
         say(`reference: ${items.length.toLocaleString('en-IN')} rows with BatchWrite at ${Math.round(rate)} rows/s`);
         return rate;

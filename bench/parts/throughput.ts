@@ -26,12 +26,11 @@
 // this process. The per-number limits stay as they are: every number is used once.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import type { RouteDefinition } from '../../lib/api-routes';
 import { startApiAdapter } from '../../local/api-adapter';
 import { localConfigSchema } from '../../local/config';
-import { localDynamoClient } from '../../local/dynamodb';
+import { localDb } from '../../local/dynamodb';
 import { freePort } from '../../local/ports';
 import { startLocalStack } from '../../local/stack';
 import { istDay } from '../../rules/ist';
@@ -166,9 +165,8 @@ runPart('throughput', async (add) => {
     loadHandler: async () => noopHandler,
     jwt: { issuer: stack.pool.issuer, audience: [stack.pool.clientId] },
   });
-  const client = localDynamoClient(stack.dynamoDbEndpoint);
   try {
-    const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    const db = localDb(stack.dynamoDbEndpoint);
     const { items } = generateApplications(randomSource(4), PRELOADED, 90, istDay(new Date()), 't');
     const staff = { authorization: `Bearer ${await signIn(stack.cognitoEndpoint, stack.pool.clientId, stack.admin)}` };
 
@@ -269,7 +267,6 @@ runPart('throughput', async (add) => {
     } as const;
     await measure('submit', submit, reference);
   } finally {
-    client.destroy();
     await noop.close();
     await stack.stop();
   }

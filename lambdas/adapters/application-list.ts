@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from '../lib/db';
 import type { ApplicationRow } from '../../rules/staff-api';
 import { AppError } from '../lib/http';
 import { districtsOf, type ScopedApplicationFilters } from '../lib/scoped-filters';
@@ -32,7 +32,7 @@ export interface ListPage {
 }
 
 export async function listApplications(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tableName: string,
   filters: ScopedApplicationFilters,
   page: { pageSize: number; cursor?: string },

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, QueryCommand } from '../lib/db';
 import * as v from 'valibot';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
@@ -138,7 +138,7 @@ function streamQuery(tableName: string, stream: Stream, bounds: SortKeyBounds, o
 
 /** A lazily read, newest-first sequence of one index key. */
 function openStream(
-  db: DynamoDBDocumentClient,
+  db: Db,
   input: ReturnType<typeof streamQuery>,
   chunk: number,
   counter: { scanned: number },
@@ -171,7 +171,7 @@ function openStream(
  * whose sort key is `after` (the cursor) when given.
  */
 export async function readPage(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tableName: string,
   plan: { streams: readonly Stream[]; bounds: SortKeyBounds },
   page: { limit: number; after?: string },

@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from '../lib/db';
 import type { ReportFilters, ReportRow } from '../../rules/report';
 import { planStreams, readPage, sortKeyBounds } from './application-query';
 
@@ -31,7 +31,7 @@ export interface ApplicationRows {
   page(filters: ReportFilters, limit: number, after?: string): Promise<RowsPage>;
 }
 
-export function makeApplicationRows(db: DynamoDBDocumentClient, tableName: string): ApplicationRows {
+export function makeApplicationRows(db: Db, tableName: string): ApplicationRows {
   return {
     async page(filters, limit, after) {
       const plan = { streams: planStreams(filters), bounds: sortKeyBounds(filters) };

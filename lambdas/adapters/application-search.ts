@@ -1,4 +1,5 @@
-import { BatchGetCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type Db } from '../lib/db';
 import { parseSearchQuery, type SearchQuery } from '../../rules/search';
 import type { ApplicationRow } from '../../rules/staff-api';
 import { AppError } from '../lib/http';
@@ -60,7 +61,7 @@ function withinFilters(filters: ScopedApplicationFilters) {
 }
 
 /** The applications of `ids`, in that order; one erased since it was indexed is left out. */
-async function readApplications(db: DynamoDBDocumentClient, tableName: string, ids: readonly string[]) {
+async function readApplications(db: Db, tableName: string, ids: readonly string[]) {
   const found = new Map<string, Record<string, unknown>>();
   let read = 0;
   const chunks: string[][] = [];
@@ -104,7 +105,7 @@ export async function countSearch(index: SearchIndex, filters: ScopedApplication
 }
 
 export async function searchApplications(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tables: { readonly applications: string },
   index: SearchIndex,
   filters: ScopedApplicationFilters & { readonly q: string },

@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, GetCommand, isTransactionCanceled, TransactWriteCommand } from '../lib/db';
 import * as v from 'valibot';
 import {
   type ApplicationItem,
@@ -69,7 +68,7 @@ function insertTransaction(tableName: string, item: ApplicationItem, spend: Spen
   });
 }
 
-export function makeApplicationRepository(db: DynamoDBDocumentClient, tableName: string): ApplicationRepository {
+export function makeApplicationRepository(db: Db, tableName: string): ApplicationRepository {
   const insert: ApplicationRepository['insert'] = async (item, spend) => {
     const transaction = insertTransaction(tableName, item, spend);
     // A conflict with a concurrent transaction on the same number is not an answer:
@@ -79,7 +78,7 @@ export function makeApplicationRepository(db: DynamoDBDocumentClient, tableName:
         await db.send(transaction);
         return { kind: 'created' };
       } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
+        if (!(isTransactionCanceled(error))) throw error;
         const reasons = error.CancellationReasons ?? [];
         const [guard, application, token] = reasons;
         if (guard?.Code === 'ConditionalCheckFailed') {

@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type Db, DeleteCommand, GetCommand, isConditionFailed, PutCommand, UpdateCommand } from '../lib/db';
 import * as v from 'valibot';
 import type { OtpChannel } from '../../rules/api';
 import type { DecisionNotice } from '../../rules/staff-api';
@@ -71,9 +64,9 @@ function sentNotice(item: Record<string, unknown> | undefined): SentNotice | und
 }
 
 const isConditionFailure = (error: unknown) =>
-  error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
+  isConditionFailed(error) || (error as Error).name === 'ConditionalCheckFailedException';
 
-export function makeDecisionNoticeStore(db: DynamoDBDocumentClient, tableName: string): DecisionNoticeStore {
+export function makeDecisionNoticeStore(db: Db, tableName: string): DecisionNoticeStore {
   const get = async (applicationId: string, decision: Decision) =>
     (
       await db.send(

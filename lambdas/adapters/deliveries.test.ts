@@ -1,26 +1,19 @@
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  ProvisionedThroughputExceededException,
-} from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliveryStatuses } from '../../rules/api';
+import { dbDouble, serviceError } from '../../test/support/db-double';
+import { GetCommand, UpdateCommand } from '../lib/db';
 import { deliveryKey, makeDeliveryStore, statusRank } from './deliveries';
 
 // The store's behaviour against DynamoDB Local, in every order of reports, is the
 // property test of the integration tier (test/integration/delivery-order.test.ts).
 // Here: what a real server does not readily produce (throttling, a foreign item).
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = dbDouble();
 afterEach(() => ddb.reset());
 
-const store = () =>
-  makeDeliveryStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'ap-south-1' })), 'deliveries');
+const store = () => makeDeliveryStore(ddb.db, 'deliveries');
 const ref = { channel: 'whatsapp', messageId: 'wamid.ABC' } as const;
 const at = new Date('2026-11-21T10:00:00Z');
-const conditionFailed = () =>
-  new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+const conditionFailed = () => serviceError('ConditionalCheckFailedException');
 
 describe('delivery store', () => {
   it('ranks the statuses as documented, and keys items by channel and message id', () => {
@@ -49,8 +42,8 @@ describe('delivery store', () => {
   });
 
   it('lets a throttled write fail, so that the caller is retried', async () => {
-    ddb.on(UpdateCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
-    await expect(store().recordStatus(ref, 'sent', at)).rejects.toThrow(ProvisionedThroughputExceededException);
+    ddb.on(UpdateCommand).rejects(serviceError('ProvisionedThroughputExceededException'));
+    await expect(store().recordStatus(ref, 'sent', at)).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
   });
 

@@ -1,5 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, GetCommand, isConditionFailed, UpdateCommand } from '../lib/db';
 import * as v from 'valibot';
 import { type DeliveryStatus, deliveryStatuses, type OtpChannel, otpChannels } from '../../rules/api';
 
@@ -105,7 +104,7 @@ const ttlFrom = (now: Date) => Math.floor(now.getTime() / 1000) + DELIVERY_TTL_S
  * changes it (a provider's own timestamp may be anything).
  */
 export function makeDeliveryStore(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tableName: string,
   clock: () => Date = () => new Date(),
 ): DeliveryStore {
@@ -179,7 +178,7 @@ export function makeDeliveryStore(
         );
         return 'advanced';
       } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!(isConditionFailed(error))) throw error;
       }
       try {
         // Lower or equal: the status stays; only this status's time (and a failure's
@@ -196,7 +195,7 @@ export function makeDeliveryStore(
         );
         return 'late';
       } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!(isConditionFailed(error))) throw error;
         return 'duplicate';
       }
     },

@@ -1,5 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, DeleteCommand, isConditionFailed, PutCommand, UpdateCommand } from '../lib/db';
 import * as v from 'valibot';
 
 // One OTP record per number (pk = the 91-prefixed number): storing a new code replaces
@@ -30,7 +29,7 @@ export interface OtpStore {
   remove(phone: string, codeHash: string): Promise<boolean>;
 }
 
-export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): OtpStore {
+export function makeOtpStore(db: Db, tableName: string): OtpStore {
   return {
     async save(phone, codeHash, now, ttlSeconds, requestId) {
       const expiresAt = now.getTime() + ttlSeconds * 1000;
@@ -64,7 +63,7 @@ export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): Otp
         );
         return { kind: 'counted', record: v.parse(recordSchema, result.Attributes) };
       } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!(isConditionFailed(error))) throw error;
         const old = v.safeParse(recordSchema, error.Item ? unmarshallLoose(error.Item) : undefined);
         return old.success ? { kind: 'exhausted', record: old.output } : { kind: 'not-found' };
       }
@@ -81,7 +80,7 @@ export function makeOtpStore(db: DynamoDBDocumentClient, tableName: string): Otp
         );
         return true;
       } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!(isConditionFailed(error))) throw error;
         return false;
       }
     },

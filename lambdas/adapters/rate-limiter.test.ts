@@ -1,14 +1,13 @@
-import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dbDouble, serviceError } from '../../test/support/db-double';
+import { GetCommand, TransactWriteCommand } from '../lib/db';
 import { CONFLICT_ATTEMPTS, type Limit, makeRateLimiter, slidingRetryAt } from './rate-limiter';
 
 // DynamoDB Local queues concurrent transactions instead of cancelling them, so it never
 // answers TransactionConflict; the real service does, under a burst from one address.
 // Those answers are mocked here. The limits themselves are tested against DynamoDB Local
 // (test/integration/public-flow.test.ts).
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = dbDouble();
 afterEach(() => ddb.reset());
 
 const limits: Limit[] = [
@@ -18,15 +17,10 @@ const limits: Limit[] = [
 const now = new Date('2026-11-21T10:00:00Z');
 
 function cancelled(...codes: string[]) {
-  return new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
+  return serviceError('TransactionCanceledException', { CancellationReasons: codes.map((Code) => ({ Code })) });
 }
 
-const limiter = () =>
-  makeRateLimiter(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'ap-south-1' })), 'limits');
+const limiter = () => makeRateLimiter(ddb.db, 'limits');
 
 describe('rate limiter under concurrent senders', () => {
   it('tries again when a transaction lost only a conflict, and lets the visitor through', async () => {

@@ -1,9 +1,4 @@
-import {
-  type CancellationReason,
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, DeleteCommand, GetCommand, isConditionFailed, isTransactionCanceled, TransactWriteCommand, type CancellationReason } from '../lib/db';
 
 // Rate limits as conditional writes, all checked and counted in one transaction: a
 // request either passes every limit and is counted in each, or is counted in none.
@@ -64,7 +59,7 @@ export function slidingRetryAt(limit: SlidingLimit, times: readonly number[], no
   return retryAt;
 }
 
-export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): RateLimiter {
+export function makeRateLimiter(db: Db, tableName: string): RateLimiter {
   return {
     async releaseCooldown(key, now) {
       try {
@@ -77,7 +72,7 @@ export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): 
           }),
         );
       } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!(isConditionFailed(error))) throw error;
       }
     },
     async hit(limits, now) {
@@ -101,7 +96,7 @@ export function makeRateLimiter(db: DynamoDBDocumentClient, tableName: string): 
           await db.send(new TransactWriteCommand({ TransactItems: items.map((i) => ({ Update: i.update })) }));
           return { allowed: true };
         } catch (error) {
-          if (!(error instanceof TransactionCanceledException)) throw error;
+          if (!(isTransactionCanceled(error))) throw error;
           reasons = error.CancellationReasons ?? [];
         }
         // Two visitors behind one address (a campus network, a carrier's NAT) sending at

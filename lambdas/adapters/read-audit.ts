@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, GetCommand, UpdateCommand } from '../lib/db';
 import type { ReportFilters } from '../../rules/report';
 import type { ApplicationFilters } from '../../rules/staff-api';
 import type { Actor } from './review';
@@ -41,7 +41,7 @@ export const scopeKey = (scope: ReadScope): string =>
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
 export function makeReadAudit(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tables: { audit: string; rateLimits: string },
   policy: BulkReadPolicy,
 ): ReadAudit {

@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, type Db, isTransactionCanceled, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '../lib/db';
 import * as v from 'valibot';
-import {
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
 import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope';
@@ -70,7 +62,7 @@ export interface ReviewStore {
 const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
 
 interface Store {
-  readonly db: DynamoDBDocumentClient;
+  readonly db: Db;
   readonly tables: { applications: string; audit: string };
   readonly applications: ApplicationRepository;
 }
@@ -135,7 +127,7 @@ async function changeStatus(
       );
       return 'changed';
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException) || attempt >= 5) throw error;
+      if (!(isTransactionCanceled(error)) || attempt >= 5) throw error;
     }
   }
 }
@@ -186,7 +178,7 @@ async function erase(
     );
   } catch (error) {
     if (
-      error instanceof TransactionCanceledException &&
+      isTransactionCanceled(error) &&
       error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
     )
       return 'not-found';
@@ -217,7 +209,7 @@ async function erase(
 }
 
 export function makeReviewStore(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tables: { applications: string; audit: string },
 ): ReviewStore {
   const store: Store = { db, tables, applications: makeApplicationRepository(db, tables.applications) };
@@ -287,7 +279,7 @@ export function makeReviewStore(
  * granted the audit table and nothing else (lib/api-routes.ts).
  */
 export function makeExportCompletion(
-  db: DynamoDBDocumentClient,
+  db: Db,
   auditTable: string,
 ): Pick<ReviewStore, 'completeExport'> {
   return {

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, UpdateCommand } from '../lib/db';
 import { ignoreConditionFailed } from '../lib/dynamo';
 import { readMeta } from './rollups-reader';
 import { metaKey, parseMeta, type RollupsMeta } from './rollups-keys';
@@ -13,7 +13,7 @@ export interface AgeingMarker {
   finishAging(day: string): Promise<void>;
 }
 
-export function makeAgeingMarker(db: DynamoDBDocumentClient, tableName: string): AgeingMarker {
+export function makeAgeingMarker(db: Db, tableName: string): AgeingMarker {
   const setAgedThrough = (day: string, update: string, condition: string) =>
     ignoreConditionFailed(
       db.send(

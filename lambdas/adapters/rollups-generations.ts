@@ -1,11 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  BatchWriteCommand,
-  type BatchWriteCommandInput,
-  type BatchWriteCommandOutput,
-  type DynamoDBDocumentClient,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import type { BatchWriteCommandInput, BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type Db, UpdateCommand } from '../lib/db';
 import type { ApplicationStatus } from '../../rules/application';
 import { ignoreConditionFailed, retryConflicts, scanPages } from '../lib/dynamo';
 import { readMeta } from './rollups-reader';
@@ -44,7 +39,7 @@ export interface RollupsGenerations {
   deleteGeneration(gen: string): Promise<number>;
 }
 
-export function makeRollupsGenerations(db: DynamoDBDocumentClient, tableName: string): RollupsGenerations {
+export function makeRollupsGenerations(db: Db, tableName: string): RollupsGenerations {
   const batchDelete = async (keys: { pk: string; sk: string }[]): Promise<void> => {
     let requests: NonNullable<BatchWriteCommandInput['RequestItems']>[string] | undefined = keys.map((Key) => ({
       DeleteRequest: { Key },

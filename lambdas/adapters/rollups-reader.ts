@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, GetCommand } from '../lib/db';
 import type { ApplicationStatus } from '../../rules/application';
 import { type DayCounters, dayKey } from '../../rules/report-counters';
 import { queryAll } from '../lib/dynamo';
@@ -31,7 +31,7 @@ export interface RollupsReader {
 
 /** META, read on its own (the writers and the ageing marker read it too). */
 export async function readMeta(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tableName: string,
   consistent = true,
 ): Promise<RollupsMeta | undefined> {
@@ -39,7 +39,7 @@ export async function readMeta(
   return result.Item ? parseMeta(result.Item) : undefined;
 }
 
-export function makeRollupsReader(db: DynamoDBDocumentClient, tableName: string): RollupsReader {
+export function makeRollupsReader(db: Db, tableName: string): RollupsReader {
   return {
     getMeta: (consistent = true) => readMeta(db, tableName, consistent),
 

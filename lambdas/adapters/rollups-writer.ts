@@ -1,14 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CancellationReason, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type Db, isTransactionCanceled, PutCommand, TransactWriteCommand, UpdateCommand, type CancellationReason } from '../lib/db';
+import type { BatchGetCommandOutput, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { dayKey, emptyCells, parseDayKey } from '../../rules/report-counters';
 import { ignoreConditionFailed, retryConflicts } from '../lib/dynamo';
@@ -109,7 +101,7 @@ function commitItems(
   return { items, dayKeys };
 }
 
-export function makeRollupsWriter(db: DynamoDBDocumentClient, tableName: string): RollupsWriter {
+export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
   /**
    * Day rows known to exist, per generation: most batches need no creation write. A
    * generation is deleted only once it is no longer active, and is never written again
@@ -207,7 +199,7 @@ export function makeRollupsWriter(db: DynamoDBDocumentClient, tableName: string)
         await db.send(new TransactWriteCommand({ TransactItems: items }));
         return { kind: 'committed' };
       } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
+        if (!(isTransactionCanceled(error))) throw error;
         const reasons: CancellationReason[] = error.CancellationReasons ?? [];
         const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
         return {

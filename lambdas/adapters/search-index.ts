@@ -1,12 +1,5 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type Db, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '../lib/db';
 import * as v from 'valibot';
 import { nameWords, nationalNumber, type SearchQuery, wordsMatch } from '../../rules/search';
 import { applicationKey } from './application-items';
@@ -146,7 +139,7 @@ export interface SearchIndex {
 
 const sameEntry = (a: unknown, b: SearchEntry | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
-export function makeSearchIndex(db: DynamoDBDocumentClient, tableName: string): SearchIndex {
+export function makeSearchIndex(db: Db, tableName: string): SearchIndex {
   const readState = async (id: string) =>
     parseState((await db.send(new GetCommand({ TableName: tableName, Key: stateKey(id), ConsistentRead: true }))).Item);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, PutCommand } from '../lib/db';
 import type { StaffRole } from '../../rules/staff-scope';
 import type { Actor } from './review';
 
@@ -31,7 +31,7 @@ export interface StaffAudit {
   record(change: StaffChange, actor: Actor, now: Date): Promise<void>;
 }
 
-export function makeStaffAudit(db: DynamoDBDocumentClient, auditTable: string): StaffAudit {
+export function makeStaffAudit(db: Db, auditTable: string): StaffAudit {
   return {
     async record(change, actor, now) {
       const { action, sub, ...details } = change;

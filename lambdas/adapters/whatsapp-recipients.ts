@@ -1,12 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type Db, GetCommand, isConditionFailed, PutCommand, UpdateCommand } from '../lib/db';
 
 // Meta caps how many unique people a business portfolio may message in a rolling 24
 // hours outside a conversation (its messaging tier: 250 for a new portfolio, then 2,000,
@@ -32,7 +25,7 @@ export interface WhatsAppRecipients {
 const hourKey = (ms: number) => `WA-UNIQUE#${new Date(Math.floor(ms / HOUR_MS) * HOUR_MS).toISOString().slice(0, 13)}`;
 
 export function makeWhatsAppRecipients(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tableName: string,
   hashKey: () => Promise<string>,
 ): WhatsAppRecipients {
@@ -73,7 +66,7 @@ export function makeWhatsAppRecipients(
           }),
         );
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return count(now);
+        if (isConditionFailed(error)) return count(now);
         throw error;
       }
       await db.send(

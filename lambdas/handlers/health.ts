@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db, GetCommand } from '../lib/db';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as v from 'valibot';
 import { providerSecretFindings } from '../../contracts/config-findings';
@@ -11,7 +11,7 @@ import { logger } from '../lib/logger';
 import { wiredOnFirstCall } from '../lib/wiring';
 
 interface Deps {
-  readonly db: DynamoDBDocumentClient;
+  readonly db: Db;
   readonly applicationsTable: string;
   readonly stage: string;
   readonly clock: () => Date;

@@ -34,8 +34,11 @@ export interface AwsJsonOptions {
   readonly region: string;
   /** A local stand-in's address; the service's regional endpoint when absent. */
   readonly endpoint?: string;
-  /** Fixed credentials (local stand-ins); the environment's when absent. */
-  readonly credentials?: AwsCredentials;
+  /**
+   * Fixed credentials (local stand-ins), or a provider asked before each request (the
+   * operator's commands pass the SDK's credential chain); the environment's when absent.
+   */
+  readonly credentials?: AwsCredentials | (() => Promise<AwsCredentials>);
   readonly maxAttempts?: number;
   /** Tests: a fetch that fails as a network would, and no real waits. */
   readonly fetch?: typeof fetch;
@@ -112,9 +115,11 @@ async function parseError(response: Response, attempts: number): Promise<AwsServ
     response.headers.get('x-amzn-errortype') ||
     response.headers.get('x-amzn-query-error')?.split(';')[0] ||
     `HTTP${response.status}`;
-  const message = String(body.message ?? body.Message ?? `${raw} (HTTP ${response.status})`);
+  const said = body.message ?? body.Message;
+  const name = errorName(raw);
+  const message = typeof said === 'string' ? said : `${name} (HTTP ${response.status})`;
   const { __type: _type, message: _m, Message: _M, ...fields } = body;
-  return new AwsServiceError(errorName(raw), message, response.status, attempts, fields);
+  return new AwsServiceError(name, message, response.status, attempts, fields);
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -128,7 +133,8 @@ export function awsJson(options: AwsJsonOptions): AwsJsonCall {
   const contentType = `application/x-amz-json-${options.jsonVersion}`;
 
   const attempt = async (operation: string, body: string, attempts: number): Promise<Response> => {
-    const credentials = options.credentials ?? fromEnvironment();
+    const given = options.credentials;
+    const credentials = typeof given === 'function' ? await given() : (given ?? fromEnvironment());
     const signer = new AwsClient({ ...credentials, service: options.service, region: options.region, retries: 0 });
     const request = await signer.sign(url, {
       method: 'POST',

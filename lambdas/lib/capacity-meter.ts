@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from './db';
 
 // What a piece of work costs in DynamoDB, measured rather than guessed: inside
 // `measure`, every command the client sends asks for ReturnConsumedCapacity TOTAL, and
@@ -26,22 +26,19 @@ function capacityOf(output: Record<string, unknown>): number {
   return list.reduce((sum, c) => sum + (c?.CapacityUnits ?? 0), 0);
 }
 
-function itemsOf(command: string, output: Record<string, unknown>): number {
-  switch (command) {
-    case 'GetItemCommand':
-    case 'GetCommand':
+function itemsOf(operation: string, output: Record<string, unknown>): number {
+  switch (operation) {
+    case 'GetItem':
       return output.Item ? 1 : 0;
-    case 'BatchGetItemCommand':
-    case 'BatchGetCommand':
+    case 'BatchGetItem':
       return Object.values((output.Responses ?? {}) as Record<string, unknown[]>).reduce(
         (n, items) => n + items.length,
         0,
       );
-    case 'TransactGetItemsCommand':
-    case 'TransactGetCommand':
+    case 'TransactGetItems':
       return ((output.Responses ?? []) as unknown[]).length;
-    case 'QueryCommand':
-    case 'ScanCommand':
+    case 'Query':
+    case 'Scan':
       return Number(output.ScannedCount ?? output.Count ?? 0);
     default:
       return 0;
@@ -52,27 +49,22 @@ export interface CapacityMeter {
   measure<T>(work: () => Promise<T>): Promise<{ result: T; usage: DynamoUsage }>;
 }
 
-const meters = new WeakMap<object, CapacityMeter>();
+const meters = new WeakMap<Db, CapacityMeter>();
 
-/** The meter of a document client (added on first use; one per client and its base client). */
-export function meterCapacity(client: DynamoDBDocumentClient): CapacityMeter {
-  const known = meters.get(client.middlewareStack);
+/** The meter of a DynamoDB client (added on first use; one per client). */
+export function meterCapacity(client: Db): CapacityMeter {
+  const known = meters.get(client);
   if (known) return known;
   const storage = new AsyncLocalStorage<Tally>();
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const tally = storage.getStore();
-      if (!tally) return next(args);
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const output = result.output as Record<string, unknown>;
-      tally.requests += 1;
-      tally.itemsRead += itemsOf(context.commandName ?? '', output);
-      tally.capacityUnits += capacityOf(output);
-      return result;
-    },
-    { step: 'initialize', name: 'capacityMeter' },
-  );
+  client.intercept(async (operation, input, next) => {
+    const tally = storage.getStore();
+    if (!tally) return next(input);
+    const output = await next({ ...input, ReturnConsumedCapacity: 'TOTAL' });
+    tally.requests += 1;
+    tally.itemsRead += itemsOf(operation, output);
+    tally.capacityUnits += capacityOf(output);
+    return output;
+  });
   const meter: CapacityMeter = {
     async measure(work) {
       const tally: Tally = { requests: 0, itemsRead: 0, capacityUnits: 0 };
@@ -80,6 +72,6 @@ export function meterCapacity(client: DynamoDBDocumentClient): CapacityMeter {
       return { result, usage: { ...tally } };
     },
   };
-  meters.set(client.middlewareStack, meter);
+  meters.set(client, meter);
   return meter;
 }

@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from './db';
 import type { TableKey } from '../../contracts/table-definitions';
 import { makeDocumentClient } from './dynamo';
 import { baseEnvSchema, parseEnv, tableName } from './env';
@@ -9,7 +9,7 @@ import { traced } from './tracing';
 // the function's environment carries exactly those (test/infra/handler-wiring.test.ts).
 // Its calls are traced: only staff and background functions are wired from it (lambdas/lib/tracing.ts).
 export interface DbRuntime<K extends TableKey> {
-  readonly db: DynamoDBDocumentClient;
+  readonly db: Db;
   readonly tables: { readonly [T in K]: string };
 }
 

@@ -21,7 +21,7 @@ import type {
   UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { type AwsCredentials, type AwsJsonCall, AwsServiceError, awsJson } from './aws-json';
+import { type AwsJsonCall, type AwsJsonOptions, AwsServiceError, awsJson } from './aws-json';
 
 // The functions' DynamoDB client: the document client's commands (`db.send(new GetCommand(…))`,
 // with @aws-sdk/lib-dynamodb's names and input and output types, plain JavaScript values in
@@ -35,7 +35,8 @@ import { type AwsCredentials, type AwsJsonCall, AwsServiceError, awsJson } from 
 
 type Item = Record<string, unknown>;
 type Wire = Record<string, unknown>;
-type Output<T> = Omit<T, '$metadata'>;
+/** The SDK's output types; `$metadata` is always empty here. */
+type Output<T> = T;
 
 /** A command: the operation's name, its input, and how its input and output are converted. */
 export abstract class DbCommand<I extends object, O extends object> {
@@ -46,7 +47,9 @@ export abstract class DbCommand<I extends object, O extends object> {
 }
 
 const toAttrs = (item: unknown) =>
-  item === undefined ? undefined : marshall(item as Item, { removeUndefinedValues: true, convertClassInstanceToMap: true });
+  item === undefined
+    ? undefined
+    : marshall(item as Item, { removeUndefinedValues: true, convertClassInstanceToMap: true });
 const fromAttrs = (attrs: unknown) => (attrs === undefined ? undefined : unmarshall(attrs as never));
 const mapItems = (items: unknown) => (items as Wire[] | undefined)?.map((item) => fromAttrs(item));
 
@@ -119,7 +122,9 @@ export class BatchGetCommand extends DbCommand<BatchGetCommandInput, Output<Batc
       ...output,
       Responses:
         output.Responses &&
-        Object.fromEntries(Object.entries(output.Responses as Record<string, Wire[]>).map(([t, items]) => [t, mapItems(items)])),
+        Object.fromEntries(
+          Object.entries(output.Responses as Record<string, Wire[]>).map(([t, items]) => [t, mapItems(items)]),
+        ),
       UnprocessedKeys: batchKeys(output.UnprocessedKeys, fromAttrs),
     }) as Output<BatchGetCommandOutput>;
 }
@@ -143,7 +148,10 @@ export class BatchWriteCommand extends DbCommand<BatchWriteCommandInput, Output<
   readonly operation = 'BatchWriteItem';
   toWire = (input: BatchWriteCommandInput) => ({ ...input, RequestItems: batchWrites(input.RequestItems, toAttrs) });
   fromWire = (output: Wire) =>
-    ({ ...output, UnprocessedItems: batchWrites(output.UnprocessedItems, fromAttrs) }) as Output<BatchWriteCommandOutput>;
+    ({
+      ...output,
+      UnprocessedItems: batchWrites(output.UnprocessedItems, fromAttrs),
+    }) as Output<BatchWriteCommandOutput>;
 }
 
 export class TransactWriteCommand extends DbCommand<TransactWriteCommandInput, Output<TransactWriteCommandOutput>> {
@@ -195,7 +203,7 @@ export function dbOver(call: AwsJsonCall): Db {
     call<Wire>(operation, JSON.parse(JSON.stringify(input, bytesAsBase64)) as object);
   return {
     async send<I extends object, O extends object>(command: DbCommand<I, O>): Promise<O> {
-      return command.fromWire(await send(command.operation, command.toWire(command.input)));
+      return command.fromWire({ $metadata: {}, ...(await send(command.operation, command.toWire(command.input))) });
     },
     intercept(interceptor) {
       const inner = send;
@@ -204,11 +212,7 @@ export function dbOver(call: AwsJsonCall): Db {
   };
 }
 
-export interface DbOptions {
-  readonly region: string;
-  readonly endpoint?: string;
-  readonly credentials?: AwsCredentials;
-}
+export type DbOptions = Pick<AwsJsonOptions, 'region' | 'endpoint' | 'credentials'>;
 
 /** DynamoDB in a region, or DynamoDB Local at `endpoint`. */
 export function makeDb(options: DbOptions): Db {
@@ -218,11 +222,12 @@ export function makeDb(options: DbOptions): Db {
 export interface CancellationReason {
   readonly Code?: string;
   readonly Message?: string;
-  readonly Item?: Record<string, unknown>;
+  /** The item as it was, in DynamoDB's JSON (`{ S: '…' }`), when the write asked for ALL_OLD. */
+  readonly Item?: Record<string, { readonly S?: string; readonly N?: string } & Record<string, unknown>>;
 }
 
 /** A write whose ConditionExpression was false (with the old `Item` when it asked for ALL_OLD). */
-export function isConditionFailed(error: unknown): error is AwsServiceError & { Item?: Record<string, unknown> } {
+export function isConditionFailed(error: unknown): error is AwsServiceError & Pick<CancellationReason, 'Item'> {
   return (error as { name?: unknown } | undefined)?.name === 'ConditionalCheckFailedException';
 }
 

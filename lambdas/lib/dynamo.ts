@@ -1,31 +1,16 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBDocumentClient,
-  QueryCommand,
-  type QueryCommandInput,
-  ScanCommand,
-  type ScanCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type Db, isConditionFailed, makeDb, QueryCommand, ScanCommand } from './db';
 import type { BaseEnv } from './env';
 
-/** A low-level client pointed at DynamoDB Local in local mode (Powertools idempotency takes this one). */
-export function makeDynamoClient(env: BaseEnv): DynamoDBClient {
-  return new DynamoDBClient(
-    env.APP_MODE === 'local' && env.DYNAMODB_ENDPOINT
-      ? {
-          endpoint: env.DYNAMODB_ENDPOINT,
-          region: env.AWS_REGION,
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : { region: env.AWS_REGION },
-  );
-}
-
-/** One document client per container, pointed at DynamoDB Local in local mode. */
-export function makeDocumentClient(env: BaseEnv): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(makeDynamoClient(env), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+/** One DynamoDB client per container (lambdas/lib/db.ts), pointed at DynamoDB Local in local mode. */
+export function makeDocumentClient(env: BaseEnv): Db {
+  return env.APP_MODE === 'local' && env.DYNAMODB_ENDPOINT
+    ? makeDb({
+        endpoint: env.DYNAMODB_ENDPOINT,
+        region: env.AWS_REGION,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      })
+    : makeDb({ region: env.AWS_REGION });
 }
 
 type Item = Record<string, unknown>;
@@ -42,7 +27,7 @@ async function* pages(send: (start: Item | undefined) => Promise<Page>): AsyncGe
 }
 
 /** Every item a Query matches, read page after page. Use where the result is known to be small. */
-export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+export async function queryAll(db: Db, input: QueryCommandInput): Promise<Item[]> {
   const items: Item[] = [];
   for await (const page of pages((start) => db.send(new QueryCommand({ ...input, ExclusiveStartKey: start })))) {
     items.push(...page);
@@ -51,7 +36,7 @@ export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandIn
 }
 
 /** The pages of a Scan (or of one segment of a parallel scan), to handle one page at a time. */
-export function scanPages(db: DynamoDBDocumentClient, input: ScanCommandInput): AsyncGenerator<Item[]> {
+export function scanPages(db: Db, input: ScanCommandInput): AsyncGenerator<Item[]> {
   return pages((start) => db.send(new ScanCommand({ ...input, ExclusiveStartKey: start })));
 }
 
@@ -65,7 +50,7 @@ export async function ignoreConditionFailed<T>(write: Promise<T>): Promise<T | u
   try {
     return await write;
   } catch (error) {
-    if ((error as { name?: unknown } | undefined)?.name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailed(error)) throw error;
     return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from './db';
 import { type DeliveryStore, makeDeliveryStore } from '../adapters/deliveries';
 import { makeSecretsLoader, type SecretsLoader, secretsEnvSchema } from '../adapters/secrets';
 import { makeSmsGateway, type SmsGateway } from '../adapters/sms';
@@ -13,7 +13,7 @@ import { makeOtpChannels, type OtpChannels } from './otp-channels';
 // secrets it was granted (read when first needed, cached) and the message gateway built from them.
 export interface PublicFlowRuntime {
   readonly env: PublicFlowEnv;
-  readonly db: DynamoDBDocumentClient;
+  readonly db: Db;
   readonly secrets: SecretsLoader;
   /** The two generated keys together, for the handlers that use both. */
   readonly keys: () => Promise<{ otpHashKey: string; verificationSigningKey: string }>;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from './db';
 import { type BulkReadPolicy, makeReadAudit, type ReadAudit } from '../adapters/read-audit';
 import { envInt, parseEnv, tableName } from './env';
 
@@ -18,6 +18,6 @@ function bulkReadPolicy(env: NodeJS.ProcessEnv = process.env): BulkReadPolicy {
 }
 
 /** The read audit of a handler that serves many rows: the audit and rate-limit tables it is granted. */
-export function readAuditFromEnv(db: DynamoDBDocumentClient): ReadAudit {
+export function readAuditFromEnv(db: Db): ReadAudit {
   return makeReadAudit(db, { audit: tableName('audit'), rateLimits: tableName('rateLimits') }, bulkReadPolicy());
 }

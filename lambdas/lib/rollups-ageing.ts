@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from './db';
 import { istDay } from '../../rules/ist';
 import { ageBucketOn, birthDatesCrossingBetween, maxDay, minDay } from '../../rules/report';
 import { type AgeCorrection, ageCorrection, CounterDelta } from '../../rules/report-counters';
@@ -27,7 +27,7 @@ import { makeRollupsWriter, type RollupsWriter } from '../adapters/rollups-write
 export type AgeingStore = RollupsWriter & AgeingMarker & Pick<RollupsReader, 'statesBornOn'>;
 
 /** The ageing run's store on the rollups table. */
-export function ageingStore(db: DynamoDBDocumentClient, tableName: string): AgeingStore {
+export function ageingStore(db: Db, tableName: string): AgeingStore {
   const reader = makeRollupsReader(db, tableName);
   return {
     ...makeRollupsWriter(db, tableName),

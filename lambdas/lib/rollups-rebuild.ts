@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from './db';
 import { istDay } from '../../rules/ist';
 import { maxDay } from '../../rules/report';
 import { CounterDelta, countedCell } from '../../rules/report-counters';
@@ -31,7 +31,7 @@ import { scanPages } from './dynamo';
 export type RebuildStore = RollupsWriter & RollupsGenerations & Pick<RollupsReader, 'getMeta'>;
 
 /** The rebuild's store on the rollups table (the rebuild command's, and the tests'). */
-export function rebuildStore(db: DynamoDBDocumentClient, tableName: string): RebuildStore {
+export function rebuildStore(db: Db, tableName: string): RebuildStore {
   const reader = makeRollupsReader(db, tableName);
   return {
     ...makeRollupsWriter(db, tableName),
@@ -42,7 +42,7 @@ export function rebuildStore(db: DynamoDBDocumentClient, tableName: string): Reb
 
 export interface RebuildDeps {
   readonly store: RebuildStore;
-  readonly db: DynamoDBDocumentClient;
+  readonly db: Db;
   readonly applicationsTable: string;
   readonly clock: () => Date;
   readonly log?: (line: string) => void;

@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from './db';
 import { applicationIdOf, applicationKeyPrefix } from '../adapters/application-items';
 import { SEQUENCE_WIDTH } from '../adapters/rollups-keys';
 import type { SearchIndex } from '../adapters/search-index';
@@ -23,7 +23,7 @@ export interface SearchRebuildResult {
 }
 
 export async function rebuildSearchIndex(
-  db: DynamoDBDocumentClient,
+  db: Db,
   applicationsTable: string,
   index: SearchIndex,
   options: { segments?: number } = {},

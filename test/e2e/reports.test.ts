@@ -70,17 +70,13 @@ async function allRows(query: string): Promise<ReportRowsResponse['items']> {
 
 async function rebuild(endpoints: ReturnType<typeof readLocalEndpoints>): Promise<void> {
   const db = stackDocumentClient(endpoints);
-  try {
-    const rollups = endpoints.tableNames.rollups;
-    const applications = endpoints.tableNames.applications;
-    if (!rollups || !applications) throw new Error('endpoints.json names no rollups or applications table');
-    await rebuildRollups(
-      { store: rebuildStore(db, rollups), db, applicationsTable: applications, clock: () => new Date() },
-      { fenceMs: 0 },
-    );
-  } finally {
-    db.destroy();
-  }
+  const rollups = endpoints.tableNames.rollups;
+  const applications = endpoints.tableNames.applications;
+  if (!rollups || !applications) throw new Error('endpoints.json names no rollups or applications table');
+  await rebuildRollups(
+    { store: rebuildStore(db, rollups), db, applicationsTable: applications, clock: () => new Date() },
+    { fenceMs: 0 },
+  );
 }
 
 beforeAll(async () => {

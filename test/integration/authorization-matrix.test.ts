@@ -1,5 +1,5 @@
 import { createPublicKey, type JsonWebKey, randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../lambdas/lib/db';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '../../lib/api-routes';

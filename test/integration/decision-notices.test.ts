@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand } from '../../lambdas/lib/db';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toStoredItem } from '../../lambdas/adapters/application-items';
@@ -52,36 +52,32 @@ afterAll(async () => {
 async function seed(count: number, language: 'en' | 'ta' = 'en'): Promise<{ id: string; phone: string }[]> {
   const client = db();
   const seeded = Array.from({ length: count }, () => ({ id: randomUUID(), phone: `91${uniqueMobile()}` }));
-  try {
-    for (let i = 0; i < seeded.length; i += 25) {
-      await Promise.all(
-        seeded.slice(i, i + 25).map(({ id, phone }) =>
-          client.send(
-            new PutCommand({
-              TableName: stack.tableNames.applications,
-              Item: toStoredItem({
-                id,
-                phone_number: phone,
-                alternate_phone_number: '9000000001',
-                name: 'Kavya Raman',
-                gender: 'Female',
-                date_of_birth: '2001-05-14',
-                revenue_district: 'Madurai',
-                assembly_constituency: 'Melur',
-                education: 'Engineering',
-                occupation: 'Student',
-                is_already_member: false,
-                motivation: 'To serve.',
-                submitted_at: new Date().toISOString(),
-                consent: { terms_version: '2026-11-01', language, accepted_at: new Date().toISOString() },
-              }),
+  for (let i = 0; i < seeded.length; i += 25) {
+    await Promise.all(
+      seeded.slice(i, i + 25).map(({ id, phone }) =>
+        client.send(
+          new PutCommand({
+            TableName: stack.tableNames.applications,
+            Item: toStoredItem({
+              id,
+              phone_number: phone,
+              alternate_phone_number: '9000000001',
+              name: 'Kavya Raman',
+              gender: 'Female',
+              date_of_birth: '2001-05-14',
+              revenue_district: 'Madurai',
+              assembly_constituency: 'Melur',
+              education: 'Engineering',
+              occupation: 'Student',
+              is_already_member: false,
+              motivation: 'To serve.',
+              submitted_at: new Date().toISOString(),
+              consent: { terms_version: '2026-11-01', language, accepted_at: new Date().toISOString() },
             }),
-          ),
+          }),
         ),
-      );
-    }
-  } finally {
-    client.destroy();
+      ),
+    );
   }
   // The rollups consumer catches up first: DynamoDB Local on two cores is slow while it works.
   await stack.applicationsStream.drain(30_000);
@@ -176,7 +172,6 @@ describe('bulk approval', () => {
         new DeleteCommand({ TableName: stack.tableNames.idempotency, Key: { id: record.id as string } }),
       );
     }
-    client.destroy();
     const changedAt = String(item.Item?.status_changed_at);
     expect(Date.parse(changedAt)).not.toBeNaN();
     await stack.outbound.send(
@@ -187,7 +182,6 @@ describe('bulk approval', () => {
     // What the consumer made of it, as its idempotency record keeps it.
     const after = db();
     const kept = await after.send(new ScanCommand({ TableName: stack.tableNames.idempotency }));
-    after.destroy();
     expect((kept.Items ?? []).map((r) => r.data as unknown)).toEqual([{ kind: 'decision', skipped: 'already-sent' }]);
   });
 
@@ -283,26 +277,22 @@ describe('switches and faults', () => {
     const { id, phone } = (await seed(1))[0]!;
     const { makeHandler } = await import('../../lambdas/handlers/applications-status');
     const client = db();
-    try {
-      const handler = makeHandler({
-        review: makeReviewStore(client, { applications: stack.tableNames.applications, audit: stack.tableNames.audit }),
-        clock: () => new Date(),
-        notices: {
-          enabled: true,
-          quietSeconds: QUIET_SECONDS,
-          // A queue that does not exist: SendMessageBatch fails.
-          queue: makeSqsOutboundQueue(
-            makeSqsClient({ APP_MODE: 'local', AWS_REGION: 'ap-south-1', OUTBOUND_QUEUE_URL: stack.outboundQueueUrl }),
-            `${stack.outboundQueueUrl}-missing`,
-          ),
-        },
-      });
-      const response = await invoke(handler as never, [id], 'approved');
-      expect(response.statusCode).toBe(200);
-      expect(JSON.parse(String(response.body))).toEqual({ changed: [id], unchanged: [], notFound: [] });
-    } finally {
-      client.destroy();
-    }
+    const handler = makeHandler({
+      review: makeReviewStore(client, { applications: stack.tableNames.applications, audit: stack.tableNames.audit }),
+      clock: () => new Date(),
+      notices: {
+        enabled: true,
+        quietSeconds: QUIET_SECONDS,
+        // A queue that does not exist: SendMessageBatch fails.
+        queue: makeSqsOutboundQueue(
+          makeSqsClient({ APP_MODE: 'local', AWS_REGION: 'ap-south-1', OUTBOUND_QUEUE_URL: stack.outboundQueueUrl }),
+          `${stack.outboundQueueUrl}-missing`,
+        ),
+      },
+    });
+    const response = await invoke(handler as never, [id], 'approved');
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(String(response.body))).toEqual({ changed: [id], unchanged: [], notFound: [] });
     expect((await api(`/api/admin/applications/${id}`)).body).toMatchObject({
       application: { application_status: 'approved' },
     });

@@ -1,7 +1,7 @@
-import { GetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../lambdas/lib/db';
 import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { localDynamoClient } from '../../local/dynamodb';
+import { localDb, localDynamoClient } from '../../local/dynamodb';
 import { type DeliveryStatus } from '../../rules/api';
 import {
   type DeliveryRecord,
@@ -16,7 +16,7 @@ import {
 // and the send's own `accepted` write, arriving before, between or after, lowers nothing.
 
 const client = localDynamoClient(inject('dynamoDbEndpoint'));
-const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+const db = localDb(inject('dynamoDbEndpoint'));
 const table = inject('tableNames').deliveries!;
 const store: DeliveryStore = makeDeliveryStore(db, table);
 afterAll(() => client.destroy());

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SNSEvent } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { type DeliveryStore, makeDeliveryStore, type MessageRef } from '../../la
 import type * as SmsEventsModule from '../../lambdas/handlers/sms-events';
 import { metaSignature } from '../../lambdas/lib/webhook-signature';
 import { localConfigSchema, localSecrets } from '../../local/config';
-import { localDynamoClient } from '../../local/dynamodb';
+import { localDb, localDynamoClient } from '../../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { uniqueMobile } from '../support/public-flow';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   webhookUrl = `${stack.apiUrl}/api/whatsapp/webhook`;
   client = localDynamoClient(stack.dynamoDbEndpoint);
   store = makeDeliveryStore(
-    DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
+    localDb(stack.dynamoDbEndpoint),
     stack.tableNames.deliveries,
   );
 }, 60_000);
@@ -585,7 +585,7 @@ describe('SMS events from the configuration set', () => {
 
   it('throws when DynamoDB fails, so that Lambda tries the event again', async () => {
     const broken = makeSmsHandler({
-      deliveries: makeDeliveryStore(DynamoDBDocumentClient.from(client), 'no-such-table'),
+      deliveries: makeDeliveryStore(localDb(stack.dynamoDbEndpoint), 'no-such-table'),
       clock: () => new Date(),
     });
     await expect(

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '../../lambdas/lib/db';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';
 import { importApplications, readCsv } from '../../ops/import';
@@ -12,7 +12,6 @@ const db = makeDocumentClient({ STAGE: 'test', APP_MODE: 'local', AWS_REGION: 'a
 const tableName = inject('tableNames').applications!;
 const dir = mkdtempSync(join(tmpdir(), 'import-'));
 afterAll(() => {
-  db.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 

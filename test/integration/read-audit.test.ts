@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '../../lambdas/lib/db';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';
 import type { ApiAdapter } from '../../local/api-adapter';
@@ -50,7 +50,6 @@ beforeAll(async () => {
   expect(summary.imported).toBe(40);
 });
 afterAll(async () => {
-  db.destroy();
   await api.close();
 });
 

@@ -1,11 +1,10 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, DynamoDBStreamHandler } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as v from 'valibot';
 import { makeRollupsWriter } from '../../lambdas/adapters/rollups-writer';
 import { routes } from '../../lib/api-routes';
 import { startApiAdapter, type ApiAdapter } from '../../local/api-adapter';
-import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
+import { ensureTables, localDb, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { localLambdaContext } from '../../local/queue';
 import { startStreamPoller, type StreamPoller } from '../../local/stream-poller';
 import {
@@ -48,7 +47,7 @@ const names = localTableNames(`rollups-eq-${Date.now().toString(36)}`);
 const endpoint = inject('dynamoDbEndpoint');
 const pool = inject('pool');
 const client = localDynamoClient(endpoint);
-const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+const db = localDb(endpoint);
 
 let api: ApiAdapter;
 let poller: StreamPoller;

@@ -1,9 +1,9 @@
-import { DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, ScanCommand } from '../../lambdas/lib/db';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { searchApplications } from '../../lambdas/adapters/application-search';
 import { type IndexChange, makeSearchIndex, type SearchIndex } from '../../lambdas/adapters/search-index';
 import { SEQUENCE_WIDTH } from '../../lambdas/adapters/rollups-keys';
-import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
+import { ensureTables, localDb, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { applicationItem } from '../support/rollups';
 
 // The search index's writes on DynamoDB Local: a change is applied once, an older one
@@ -12,7 +12,7 @@ import { applicationItem } from '../support/rollups';
 
 const names = localTableNames(`search-index-${Date.now().toString(36)}`);
 const client = localDynamoClient(inject('dynamoDbEndpoint'));
-const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+const db = localDb(inject('dynamoDbEndpoint'));
 let index: SearchIndex;
 
 const seq = (n: number) => String(n).padStart(SEQUENCE_WIDTH, '0');

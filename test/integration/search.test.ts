@@ -1,4 +1,4 @@
-import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, ScanCommand } from '../../lambdas/lib/db';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { indexEntryOf, makeSearchIndex } from '../../lambdas/adapters/search-index';
 import { rebuildSearchIndex } from '../../lambdas/lib/search-rebuild';

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../../lambdas/lib/db';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STAFF_AUDIT_PK } from '../../lambdas/adapters/staff-audit';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';

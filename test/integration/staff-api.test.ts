@@ -1,5 +1,5 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '../../lambdas/lib/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';
 import { ensureStaffUser } from '../../local/cognito';
@@ -45,7 +45,6 @@ beforeAll(async () => {
   stack = await startLocalStack(localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
   const client = db();
   const summary = await importApplications({ db: client, tableName: stack.tableNames.applications, rows: rows() });
-  client.destroy();
   expect(summary.imported).toBe(60);
   // The totals come from the rollups, which the stream consumer keeps.
   await stack.applicationsStream.drain(30_000);
@@ -229,7 +228,6 @@ describe('review workflow', () => {
     const erasures = await client.send(
       new QueryCommand({ TableName: stack.tableNames.audit, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'ERASURES' } }),
     );
-    client.destroy();
     expect(erasures.Items?.map((i) => ({ id: i.application_id as unknown, by: i.by as unknown }))).toEqual([{ id: 'staff-3', by: 'admin@example.com' }]);
   });
 });
@@ -248,7 +246,6 @@ describe('export audit', () => {
     expect(completed).toEqual({ status: 200, body: { exportId, rows: total } });
     const client = db();
     const entry = await client.send(new GetCommand({ TableName: stack.tableNames.audit, Key: { pk: 'EXPORTS', sk: exportId } }));
-    client.destroy();
     expect(entry.Item).toMatchObject({ by: 'viewer@example.org', by_sub: expect.any(String) as unknown, screen: 'dashboard', filters, rows: total });
   });
 });

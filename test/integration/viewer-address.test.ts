@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { localDynamoClient } from '../../local/dynamodb';
+import { ScanCommand } from '../../lambdas/lib/db';
+import { localDb } from '../../local/dynamodb';
 import { localConfigSchema } from '../../local/config';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { goodCaptcha, uniqueMobile } from '../support/public-flow';
@@ -42,17 +42,12 @@ it('counts each viewer on its own, not the one address every request arrives fro
 
 it('keeps an address only as a keyed hash, never one anybody could undo by hashing every address', async () => {
   expect((await send('192.0.2.44')).status).toBe(200);
-  const client = localDynamoClient(stack.dynamoDbEndpoint);
-  try {
-    const { Items = [] } = await DynamoDBDocumentClient.from(client).send(
-      new ScanCommand({ TableName: stack.tableNames.rateLimits }),
-    );
-    const stored = JSON.stringify(Items);
-    expect(stored).toContain('otp-ip#');
-    const plain = createHash('sha256').update('192.0.2.44').digest('base64url').slice(0, 22);
-    expect(stored).not.toContain(plain);
-    expect(stored).not.toContain('192.0.2.44');
-  } finally {
-    client.destroy();
-  }
+  const { Items = [] } = await localDb(stack.dynamoDbEndpoint).send(
+    new ScanCommand({ TableName: stack.tableNames.rateLimits }),
+  );
+  const stored = JSON.stringify(Items);
+  expect(stored).toContain('otp-ip#');
+  const plain = createHash('sha256').update('192.0.2.44').digest('base64url').slice(0, 22);
+  expect(stored).not.toContain(plain);
+  expect(stored).not.toContain('192.0.2.44');
 });

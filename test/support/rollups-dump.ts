@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, GetCommand } from '../../lambdas/lib/db';
 import {
   daysPk,
   parseDayRow,
@@ -20,7 +20,7 @@ export interface GenerationDump {
 
 /** Every item of a generation, read consistently, for comparisons (tests, benchmark). */
 export async function dumpGeneration(
-  db: DynamoDBDocumentClient,
+  db: Db,
   tableName: string,
   gen: string,
 ): Promise<GenerationDump> {

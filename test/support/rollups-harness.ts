@@ -1,9 +1,9 @@
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type Db, PutCommand } from '../../lambdas/lib/db';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { inject } from 'vitest';
 import { noSearchIndex } from './no-search-index';
 import * as v from 'valibot';
-import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
+import { ensureTables, localDb, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { localLambdaContext } from '../../local/queue';
 import { startStreamPoller, type StreamPoller } from '../../local/stream-poller';
 import { type AgeingMarker, makeAgeingMarker } from '../../lambdas/adapters/rollups-ageing-marker';
@@ -65,7 +65,7 @@ type RollupsParts = RollupsReader &
 
 export interface RollupsHarness {
   readonly names: ReturnType<typeof localTableNames>;
-  readonly db: DynamoDBDocumentClient;
+  readonly db: Db;
   readonly store: RollupsParts;
   readonly poller: StreamPoller;
   clock: Date;
@@ -89,7 +89,7 @@ export async function rollupsHarness(prefix: string, clock: Date): Promise<Rollu
     TABLE_SEARCH: names.search,
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const db = localDb(endpoint);
   const store: RollupsParts = {
     ...makeRollupsReader(db, names.rollups),
     ...makeRollupsWriter(db, names.rollups),

@@ -5,14 +5,8 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import {
-  BatchWriteCommand,
-  type BatchWriteCommandOutput,
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import type { BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type Db, DeleteCommand, ScanCommand, UpdateCommand } from '../../lambdas/lib/db';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, DynamoDBRecord } from 'aws-lambda';
 import { applicationIdOf, applicationKey } from '../../lambdas/adapters/application-items';
 import { localCredentials, localRegion } from '../../local/dynamodb';
@@ -227,7 +221,7 @@ export async function inParallel<T>(values: readonly T[], concurrency: number, w
 
 /** BatchWrite in parallel (DynamoDB Local takes several thousand puts a second this way). */
 export async function putAll(
-  db: DynamoDBDocumentClient,
+  db: Db,
   table: string,
   items: readonly Record<string, unknown>[],
   concurrency = 8,
@@ -247,7 +241,7 @@ export async function putAll(
 
 /** A staff status change, as the dashboard makes it (status and the district-status key). */
 export async function changeStatus(
-  db: DynamoDBDocumentClient,
+  db: Db,
   table: string,
   item: Record<string, unknown>,
   status: Status,
@@ -267,7 +261,7 @@ export async function changeStatus(
 
 /** A correction of counted fields (as an import run again may make). */
 export async function changeFields(
-  db: DynamoDBDocumentClient,
+  db: Db,
   table: string,
   item: Record<string, unknown>,
   fields: Record<string, unknown>,
@@ -285,12 +279,12 @@ export async function changeFields(
   Object.assign(item, fields);
 }
 
-export async function erase(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>) {
+export async function erase(db: Db, table: string, item: Record<string, unknown>) {
   await db.send(new DeleteCommand({ TableName: table, Key: { pk: item.pk } }));
 }
 
 /** Every application item of the table (a consistent scan). */
-export async function scanApplications(db: DynamoDBDocumentClient, table: string): Promise<Record<string, unknown>[]> {
+export async function scanApplications(db: Db, table: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   await Promise.all(
     Array.from({ length: 4 }, async (_, segment) => {

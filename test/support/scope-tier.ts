@@ -1,9 +1,9 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Db } from '../../lambdas/lib/db';
 import type { DynamoDBStreamHandler } from 'aws-lambda';
 import { inject } from 'vitest';
 import { makeRollupsWriter } from '../../lambdas/adapters/rollups-writer';
 import type { ApiAdapter } from '../../local/api-adapter';
-import { ensureTables, localDynamoClient, localTableNames } from '../../local/dynamodb';
+import { ensureTables, localDb, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { startStreamPoller, type StreamPoller } from '../../local/stream-poller';
 import { noSearchIndex } from './no-search-index';
 import { startTierApi } from './tier-api';
@@ -15,7 +15,7 @@ import { startTierApi } from './tier-api';
 
 export interface ScopeTier {
   readonly api: ApiAdapter;
-  readonly db: DynamoDBDocumentClient;
+  readonly db: Db;
   readonly names: ReturnType<typeof localTableNames>;
   readonly poller: StreamPoller;
   /** A staff request with a bearer token; answers the status and the parsed body. */
@@ -33,7 +33,7 @@ export async function startScopeTier(prefix: string, options = { search: true })
   const names = localTableNames(`${prefix}-${Date.now().toString(36)}`);
   const client = localDynamoClient(endpoint);
   await ensureTables(client, names);
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const db = localDb(endpoint);
   const api = await startTierApi({
     TABLE_APPLICATIONS: names.applications,
     TABLE_ROLLUPS: names.rollups,

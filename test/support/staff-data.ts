@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { localDynamoClient } from '../../local/dynamodb';
+import { type Db } from '../../lambdas/lib/db';
+import { localDb } from '../../local/dynamodb';
 import { type CsvRow, importApplications } from '../../ops/import';
 import { localEndpointsSchema, type LocalEndpoints } from '../../ops/target';
 import { goodCaptcha, post, submitBody } from './public-flow';
@@ -62,11 +62,9 @@ export async function applyThroughPublicFlow(
   return String(submitted.body.id);
 }
 
-/** A document client of the running stack's DynamoDB Local (the caller destroys it). */
-export function stackDocumentClient(endpoints: LocalEndpoints): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(localDynamoClient(endpoints.dynamoDbEndpoint), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+/** The functions' DynamoDB client on the running stack's DynamoDB Local. */
+export function stackDocumentClient(endpoints: LocalEndpoints): Db {
+  return localDb(endpoints.dynamoDbEndpoint);
 }
 
 /** Rows as the first version's export has them (the columns of spec section 3). */
@@ -78,11 +76,7 @@ export async function importRecords(endpoints: LocalEndpoints, records: readonly
   async function* rows(): AsyncGenerator<CsvRow> {
     for (const [i, record] of records.entries()) yield { line: i + 2, record };
   }
-  try {
-    const tableName = endpoints.tableNames.applications;
-    if (!tableName) throw new Error('endpoints.json names no applications table');
-    return await importApplications({ db, tableName, rows: rows() });
-  } finally {
-    db.destroy();
-  }
+  const tableName = endpoints.tableNames.applications;
+  if (!tableName) throw new Error('endpoints.json names no applications table');
+  return await importApplications({ db, tableName, rows: rows() });
 }
