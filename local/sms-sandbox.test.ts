@@ -4,6 +4,7 @@ import {
   type SendTextMessageCommandInput,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeSmsGateway } from '../lambdas/adapters/sms';
 import { matchTemplate, smsParts, startSmsSandbox, type SmsDeliveryEvent, type SmsSandbox } from './sms-sandbox';
 
 const senderId = 'TNSWNG';
@@ -303,5 +304,57 @@ describe('DLT template matching and message parts', () => {
     expect(smsParts('a'.repeat(161))).toEqual({ encoding: 'GSM', parts: 2 });
     expect(smsParts('அ'.repeat(70))).toEqual({ encoding: 'UCS2', parts: 1 });
     expect(smsParts('அ'.repeat(71))).toEqual({ encoding: 'UCS2', parts: 2 });
+  });
+});
+
+describe("the functions' SMS gateway (lambdas/adapters/sms.ts, AWS JSON over fetch) against the sandbox", () => {
+  const gateway = () =>
+    makeSmsGateway({
+      region: 'ap-south-1',
+      endpoint: sandbox.url,
+      originationIdentity: senderId,
+      configurationSet,
+      entityId,
+      timeoutMs: 2000,
+    });
+
+  it('sends what the sandbox accepts: its MessageId, the code recorded', async () => {
+    const messageId = await gateway().send('919876543210', otpTemplate, ['123456']);
+    expect(sandbox.messages()).toEqual([
+      expect.objectContaining({ id: messageId, code: '123456', status: 'accepted' }),
+    ]);
+  });
+
+  it.each([
+    ['throttled', 'throttled', 'ThrottlingException'],
+    ['quota', 'throttled', 'ServiceQuotaExceededException'],
+    ['http500', 'provider', 'InternalServerException'],
+  ] as const)('failNext(%s) is a %s failure (%s), sent once', async (mode, failure, providerCode) => {
+    // Two faults armed, two calls refused: each call is one request (no retry of its own).
+    sandbox.failNext({ mode, times: 2 });
+    for (let i = 0; i < 2; i++) {
+      await expect(gateway().send('919876543210', otpTemplate, ['111111'])).rejects.toMatchObject({
+        failure,
+        providerCode,
+      });
+    }
+    await gateway().send('919876543210', otpTemplate, ['222222']);
+    expect(sandbox.messages().map((m) => m.code)).toEqual(['222222']);
+  });
+
+  it('is rejected, with the exception name, when the text does not match the registered template', async () => {
+    const unregistered = { templateId: otpTemplate.templateId, text: 'Your code: {#var#}' };
+    await expect(gateway().send('919876543210', unregistered, ['111111'])).rejects.toMatchObject({
+      failure: 'rejected',
+      providerCode: 'ValidationException',
+    });
+  });
+
+  it('is a network failure when the sandbox does not answer within the call timeout', async () => {
+    sandbox.failNext({ mode: 'timeout' });
+    await expect(gateway().send('919876543210', otpTemplate, ['111111'], { timeoutMs: 200 })).rejects.toMatchObject({
+      failure: 'network',
+      providerCode: 'TimeoutError',
+    });
   });
 });

@@ -1,9 +1,9 @@
-// A stand-in for AWS End User Messaging SMS (API `PinpointSMSVoiceV2`, AWS JSON 1.0):
-// the real `@aws-sdk/client-pinpoint-sms-voice-v2` with `endpoint` set here sends
-// SendTextMessage unchanged and gets AWS's answers and exceptions back. It checks what
-// India's DLT rules need, records each message for the local outbox, hands the delivery
-// events to a callback as the configuration set's SNS event destination would, and can be
-// told to fail.
+// A stand-in for AWS End User Messaging SMS (API `PinpointSMSVoiceV2`, AWS JSON 1.0): the
+// functions' lambdas/adapters/sms.ts (over lambdas/lib/aws-json.ts) and the real SDK client
+// (`@aws-sdk/client-pinpoint-sms-voice-v2`) with `endpoint` set here send SendTextMessage
+// unchanged and get AWS's answers and exceptions back. It checks what India's DLT rules
+// need, records each message for the local outbox, hands the delivery events to a callback
+// as the configuration set's SNS event destination would, and can be told to fail.
 //
 // The wire format is the SDK's own (node_modules/@aws-sdk/core, AwsJsonRpcProtocol):
 // POST / with `content-type: application/x-amz-json-1.0` and

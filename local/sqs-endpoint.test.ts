@@ -10,6 +10,14 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  makeSqsClient,
+  makeSqsOutboundQueue,
+  makeSqsVisibility,
+  type OutboundMessage,
+  OutboundQueueError,
+  THROTTLE_ATTEMPT_ATTRIBUTE,
+} from '../lambdas/adapters/outbound-queue';
 import { createLocalQueue, type LocalQueue, type LocalQueueHandler } from './queue';
 import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
 
@@ -192,5 +200,58 @@ describe('local SQS endpoint', () => {
         new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: 'nope', VisibilityTimeout: 5 }),
       ),
     ).rejects.toBeInstanceOf(ReceiptHandleIsInvalid);
+  });
+});
+
+describe("the functions' SQS adapters (lambdas/adapters/outbound-queue.ts, AWS JSON over fetch) against the endpoint", () => {
+  const local = (queueUrl: string) =>
+    makeSqsClient({ APP_MODE: 'local', AWS_REGION: 'ap-south-1', OUTBOUND_QUEUE_URL: queueUrl });
+  const welcomes = (n: number): OutboundMessage[] =>
+    Array.from({ length: n }, (_, i) => ({ kind: 'welcome', applicationId: `a-${i}` }));
+
+  it('lands every message of a send (batches of ten) with its delay and throttle attribute', async () => {
+    const { queue, queueUrl, events } = await setup();
+    await makeSqsOutboundQueue(local(queueUrl), queueUrl).send(welcomes(12), { delaySeconds: 0, throttleAttempt: 2 });
+    queue.start();
+    await queue.drain(2000);
+    const records = events.flatMap((e) => e.Records);
+    expect(records.map((r) => (JSON.parse(r.body) as OutboundMessage).applicationId).sort()).toEqual(
+      welcomes(12)
+        .map((m) => m.applicationId)
+        .sort(),
+    );
+    expect(records[0]?.messageAttributes[THROTTLE_ATTEMPT_ATTRIBUTE]).toMatchObject({ stringValue: '2' });
+  });
+
+  it('names the messages of a queue that refused them', async () => {
+    const { endpoint } = await setup();
+    const missing = endpoint.queueUrl('missing');
+    const error = await makeSqsOutboundQueue(local(missing), missing)
+      .send(welcomes(2))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutboundQueueError);
+    expect((error as OutboundQueueError).failed).toEqual(welcomes(2));
+  });
+
+  it("changes a received message's visibility by its queue ARN, and surfaces SQS's error name", async () => {
+    const receives: number[] = [];
+    const { queue, client, queueUrl, endpoint } = await setup(async (event): Promise<SQSBatchResponse> => {
+      const [record] = event.Records;
+      receives.push(Date.now());
+      if (receives.length > 1) return { batchItemFailures: [] };
+      await visibility.change(record!, 1);
+      return { batchItemFailures: [{ itemIdentifier: record!.messageId }] };
+    });
+    const visibility = makeSqsVisibility(local(queueUrl), endpoint.url);
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'retry me' }));
+    queue.start();
+    await queue.drain(5000);
+    expect(receives).toHaveLength(2);
+    expect(receives[1]! - receives[0]!).toBeGreaterThanOrEqual(950);
+    const record = { eventSourceARN: queue.arn, receiptHandle: 'nope' } as Parameters<typeof visibility.change>[0];
+    await expect(visibility.change(record, 5)).rejects.toMatchObject({
+      name: 'ReceiptHandleIsInvalid',
+      $metadata: { httpStatusCode: 404 },
+    });
   });
 });

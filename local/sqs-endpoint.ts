@@ -1,7 +1,7 @@
 // A stand-in for the SQS API in front of the local queues, speaking the JSON protocol
 // that @aws-sdk/client-sqs v3 uses (POST, `x-amz-target: AmazonSQS.<Operation>`,
-// `application/x-amz-json-1.0`), so that the Lambda code sends with the real SDK
-// locally. Only what the product uses: SendMessage, SendMessageBatch,
+// `application/x-amz-json-1.0`), so that the Lambda code (lambdas/adapters/outbound-queue.ts,
+// over lambdas/lib/aws-json.ts) and ops/ (the real SDK) send to it as to SQS. Only what the product uses: SendMessage, SendMessageBatch,
 // ChangeMessageVisibility, GetQueueUrl, GetQueueAttributes, and the dead-letter redrive
 // (StartMessageMoveTask, ListMessageMoveTasks). Each queue's dead letters are reachable
 // as the queue `<name>-dlq`. Receiving is the local queue's own event source mapping,

@@ -1,12 +1,16 @@
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SendMessageBatchCommandOutput } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { isoDateTime } from '../../rules/schema';
+import { type AwsJsonCall, type AwsJsonOptions, awsJson } from '../lib/aws-json';
 
 // What the handlers hand to the outbound queue: small messages that name the
 // application; the consumer reads the application itself, so no personal data sits in
 // the queue. After a submit: the welcome message and the webhook. After an admin's
 // approval or rejection: the decision notice, with the time of the change it notifies.
+//
+// SQS is called through its AWS JSON protocol (lambdas/lib/aws-json.ts: `AmazonSQS.<Operation>`,
+// JSON 1.0, the queue URL in the input), not the SDK's client, for the cold starts (issue 16).
 
 const applicationId = v.pipe(v.string(), v.minLength(1));
 
@@ -60,7 +64,10 @@ export interface OutboundQueue {
   send(messages: readonly OutboundMessage[], options?: SendOptions): Promise<void>;
 }
 
-export function makeSqsOutboundQueue(client: SQSClient, queueUrl: string): OutboundQueue {
+/** SQS's JSON API: `makeSqsClient`'s caller. */
+export type SqsCall = AwsJsonCall;
+
+export function makeSqsOutboundQueue(sqs: SqsCall, queueUrl: string): OutboundQueue {
   const entry = (m: OutboundMessage, i: number, options: SendOptions) => ({
     Id: String(i),
     MessageBody: JSON.stringify(m),
@@ -74,9 +81,10 @@ export function makeSqsOutboundQueue(client: SQSClient, queueUrl: string): Outbo
     }),
   });
   const sendChunk = async (chunk: readonly OutboundMessage[], options: SendOptions): Promise<OutboundMessage[]> => {
-    const result = await client.send(
-      new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: chunk.map((m, i) => entry(m, i, options)) }),
-    );
+    const result = await sqs<Pick<SendMessageBatchCommandOutput, 'Failed'>>('SendMessageBatch', {
+      QueueUrl: queueUrl,
+      Entries: chunk.map((m, i) => entry(m, i, options)),
+    });
     return (result.Failed ?? []).map((f) => chunk[Number(f.Id)]!).filter(Boolean);
   };
   return {
@@ -94,20 +102,28 @@ export function makeSqsOutboundQueue(client: SQSClient, queueUrl: string): Outbo
   };
 }
 
-/** An SQS client pointed at the local queue's SQS endpoint in local mode. */
-export function makeSqsClient(env: {
-  APP_MODE: 'aws' | 'local';
-  AWS_REGION: string;
-  OUTBOUND_QUEUE_URL: string;
-}): SQSClient {
-  if (env.APP_MODE === 'local') {
-    return new SQSClient({
-      region: env.AWS_REGION,
-      endpoint: new URL(env.OUTBOUND_QUEUE_URL).origin,
+/** Tests: the transport under the SQS caller (a fake fetch, fixed credentials). */
+export type SqsTransport = Pick<AwsJsonOptions, 'fetch' | 'credentials' | 'sleep'>;
+
+/**
+ * SQS in the region (https://sqs.<region>.amazonaws.com/, credentials from the function's
+ * environment), or the local queue's SQS endpoint (local/sqs-endpoint.ts) in local mode.
+ */
+export function makeSqsClient(
+  env: { APP_MODE: 'aws' | 'local'; AWS_REGION: string; OUTBOUND_QUEUE_URL: string },
+  transport: SqsTransport = {},
+): SqsCall {
+  return awsJson({
+    service: 'sqs',
+    targetPrefix: 'AmazonSQS',
+    jsonVersion: '1.0',
+    region: env.AWS_REGION,
+    ...(env.APP_MODE === 'local' && {
+      endpoint: `${new URL(env.OUTBOUND_QUEUE_URL).origin}/`,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-  }
-  return new SQSClient({ region: env.AWS_REGION });
+    }),
+    ...transport,
+  });
 }
 
 /** Port to the queue's ChangeMessageVisibility, so that the backoff is testable. */
@@ -123,16 +139,14 @@ export function queueUrlFromArn(arn: string, origin?: string): string {
   return `${origin ?? `https://sqs.${region}.amazonaws.com`}/${account}/${name}`;
 }
 
-export function makeSqsVisibility(client: SQSClient, origin?: string): MessageVisibility {
+export function makeSqsVisibility(sqs: SqsCall, origin?: string): MessageVisibility {
   return {
     async change(record, seconds) {
-      await client.send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrlFromArn(record.eventSourceARN, origin),
-          ReceiptHandle: record.receiptHandle,
-          VisibilityTimeout: seconds,
-        }),
-      );
+      await sqs('ChangeMessageVisibility', {
+        QueueUrl: queueUrlFromArn(record.eventSourceARN, origin),
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: seconds,
+      });
     },
   };
 }

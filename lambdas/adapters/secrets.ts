@@ -1,7 +1,6 @@
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import * as v from 'valibot';
 import { issuePath, notArray } from '../../rules/schema';
+import { type AwsJsonCall, type AwsJsonOptions, awsJson } from '../lib/aws-json';
 
 // Secrets never sit in environment variables, the template or the bundle: functions
 // get the ARNs of the secrets they were granted and read the values when first needed,
@@ -9,6 +8,10 @@ import { issuePath, notArray } from '../../rules/schema';
 // is a secret of its own, so a function is granted exactly the ones it uses: the outbound
 // consumer cannot read the verification signing key, otp-verify cannot read the WhatsApp
 // token (lib/functions.ts, `secrets` of each route and background function).
+//
+// Secrets Manager's GetSecretValue goes over lambdas/lib/aws-json.ts, not the SDK's
+// client and Powertools' provider, which cost each cold start that loads them (issue 16);
+// the cache is ours: per ARN, SECRETS_MAX_AGE_MS, one request for concurrent first reads.
 
 /** Filled in by the operator after the first deploy; empty values mean "not configured". */
 export const providerSecretEntries = {
@@ -53,10 +56,11 @@ export const secretsEnvSchema = v.object({
   SIGNING_KEY_SECRET_ARN: v.optional(v.string()),
   ORIGIN_SECRET_ARN: v.optional(v.string()),
   LOCAL_SECRETS: v.optional(v.string()),
+  AWS_REGION: v.optional(v.string(), 'ap-south-1'),
 });
 export type SecretsEnv = v.InferOutput<typeof secretsEnvSchema>;
 
-const SECRETS_MAX_AGE_SECONDS = 300;
+const SECRETS_MAX_AGE_MS = 300_000;
 
 /** Parses a secret's JSON; the error names the secret and the fields, never a value. */
 function parseSecret<T extends v.GenericSchema>(schema: T, raw: unknown, what: string): v.InferOutput<T> {
@@ -86,7 +90,42 @@ export interface SecretsLoader {
   readonly origin: () => Promise<OriginTokens>;
 }
 
-export function makeSecretsLoader(env: SecretsEnv, client?: SecretsManagerClient): SecretsLoader {
+/** Tests: the transport under Secrets Manager's caller (a fake fetch, fixed credentials) and the clock. */
+export interface SecretsLoaderOptions {
+  readonly aws?: Pick<AwsJsonOptions, 'fetch' | 'credentials' | 'sleep' | 'endpoint'>;
+  readonly now?: () => number;
+}
+
+/**
+ * A secret's text by ARN, read again once it is SECRETS_MAX_AGE_MS old (so that a rotation
+ * takes effect without a redeploy). Concurrent first reads share one request; a failed read
+ * is forgotten, so that the next call tries again.
+ */
+function cachedSecretStrings(call: AwsJsonCall, now: () => number): (arn: string) => Promise<string> {
+  const cache = new Map<string, { readonly value: Promise<string>; expires: number }>();
+  const fetchSecret = async (arn: string): Promise<string> => {
+    const output = await call<{ SecretString?: unknown }>('GetSecretValue', { SecretId: arn });
+    if (typeof output.SecretString !== 'string') throw new Error(`Secret ${arn} has no SecretString`);
+    return output.SecretString;
+  };
+  return (arn) => {
+    const hit = cache.get(arn);
+    if (hit && now() < hit.expires) return hit.value;
+    const entry = { value: fetchSecret(arn), expires: Number.POSITIVE_INFINITY };
+    cache.set(arn, entry);
+    entry.value.then(
+      () => {
+        entry.expires = now() + SECRETS_MAX_AGE_MS;
+      },
+      () => {
+        if (cache.get(arn) === entry) cache.delete(arn);
+      },
+    );
+    return entry.value;
+  };
+}
+
+export function makeSecretsLoader(env: SecretsEnv, options: SecretsLoaderOptions = {}): SecretsLoader {
   if (env.APP_MODE === 'local') {
     const local = () => parseSecret(localSecretsSchema, env.LOCAL_SECRETS ?? '{}', 'LOCAL_SECRETS');
     return {
@@ -96,17 +135,25 @@ export function makeSecretsLoader(env: SecretsEnv, client?: SecretsManagerClient
       origin: () => Promise.reject(new Error('No origin token in local mode')),
     };
   }
-  let provider: SecretsProvider | undefined;
+  const secretString = cachedSecretStrings(
+    awsJson({
+      service: 'secretsmanager',
+      targetPrefix: 'secretsmanager',
+      jsonVersion: '1.1',
+      region: env.AWS_REGION,
+      ...options.aws,
+    }),
+    options.now ?? Date.now,
+  );
   /** A granted secret's JSON by the ARN in its variable; a clear error when it was not granted. */
   const read = async <T extends v.GenericSchema>(
-    variable: keyof SecretsEnv,
+    variable: Extract<keyof SecretsEnv, `${string}_ARN`>,
     schema: T,
     what: string,
   ): Promise<v.InferOutput<T>> => {
     const arn = env[variable];
     if (!arn) throw new Error(`Invalid function configuration: ${variable} (secret ${what} not granted)`);
-    provider ??= new SecretsProvider({ awsSdkV3Client: client ?? new SecretsManagerClient({}) });
-    return parseSecret(schema, await provider.get(arn, { maxAge: SECRETS_MAX_AGE_SECONDS }), what);
+    return parseSecret(schema, await secretString(arn), what);
   };
   return {
     provider: () => read('PROVIDER_SECRET_ARN', providerSecretsSchema, 'provider'),

@@ -1,8 +1,5 @@
-import {
-  PinpointSMSVoiceV2Client,
-  SendTextMessageCommand,
-  type SendTextMessageCommandInput,
-} from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { SendTextMessageCommandInput, SendTextMessageCommandOutput } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import { type AwsJsonOptions, awsJson } from '../lib/aws-json';
 import type { SmsTemplate } from '../lib/env';
 import { callTimeout, type CallOptions } from '../lib/time-budget';
 
@@ -12,6 +9,10 @@ import { callTimeout, type CallOptions } from '../lib/time-budget';
 // template (IN_TEMPLATE_ID), goes from a registered header (the sender id, our
 // OriginationIdentity), and its text must match the registered template, where each
 // `{#var#}` stands for up to 30 characters. An OTP is TRANSACTIONAL (Service Implicit).
+//
+// The call is the service's AWS JSON 1.0 API (`PinpointSMSVoiceV2.SendTextMessage`) over
+// lambdas/lib/aws-json.ts, not the SDK's client (issue 16: cold starts); an error's name is
+// the service's exception name, as the SDK's were.
 
 export type SmsFailure = 'not-configured' | 'throttled' | 'rejected' | 'network' | 'provider';
 
@@ -69,22 +70,41 @@ function isSmsConfigured(config: Pick<SmsConfig, 'originationIdentity' | 'config
   return Boolean(config.originationIdentity && config.configurationSet && config.entityId);
 }
 
-function makeSmsClient(config: Pick<SmsConfig, 'region' | 'endpoint'>): PinpointSMSVoiceV2Client {
-  return new PinpointSMSVoiceV2Client({
-    region: config.region,
-    ...(config.endpoint && {
-      endpoint: config.endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    // One try: the caller decides (the OTP falls back or answers; the queue retries).
-    maxAttempts: 1,
-  });
+/** Tests: the transport under the SMS caller (a fake fetch, fixed credentials). */
+export type SmsTransport = Pick<AwsJsonOptions, 'fetch' | 'credentials'>;
+
+const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** Transport failures (fetch refused, aborted or timed out), as aws-json and fetch name them. */
+const network = new Set(['NetworkError', 'AbortError', 'TimeoutError']);
+
+/** The service's exception (by its name) as our failure kinds. */
+function smsFailure(error: unknown): SmsError {
+  const name = error instanceof Error ? error.name : '';
+  if (throttled.has(name)) return new SmsError('throttled', name);
+  if (rejected.has(name)) return new SmsError('rejected', name);
+  if (network.has(name) || /ECONN|ETIMEDOUT|socket/i.test(String(error))) {
+    return new SmsError('network', name || undefined);
+  }
+  return new SmsError('provider', name || undefined);
 }
 
-export function makeSmsGateway(
-  config: SmsConfig,
-  client: PinpointSMSVoiceV2Client = makeSmsClient(config),
-): SmsGateway {
+export function makeSmsGateway(config: SmsConfig, transport: SmsTransport = {}): SmsGateway {
+  const fetchImpl = transport.fetch ?? fetch;
+  /** SendTextMessage under one call's deadline: the signal aborts the request when it passes. */
+  const sendTextMessage = (input: SendTextMessageCommandInput, signal: AbortSignal) =>
+    awsJson({
+      service: 'sms-voice',
+      targetPrefix: 'PinpointSMSVoiceV2',
+      jsonVersion: '1.0',
+      region: config.region,
+      // Local mode: the SMS sandbox (local/sms-sandbox.ts).
+      ...(config.endpoint && { endpoint: config.endpoint, credentials: localCredentials }),
+      ...(transport.credentials && { credentials: transport.credentials }),
+      // One try: the caller decides (the OTP falls back or answers; the queue retries).
+      maxAttempts: 1,
+      fetch: (request, init) => fetchImpl(request, { ...init, signal }),
+    })<SendTextMessageCommandOutput>('SendTextMessage', input);
   return {
     async send(to, template, variables, options) {
       if (!isSmsConfigured(config)) throw new SmsError('not-configured');
@@ -98,18 +118,10 @@ export function makeSmsGateway(
       };
       let messageId: string | undefined;
       try {
-        const result = await client.send(new SendTextMessageCommand(input), {
-          abortSignal: AbortSignal.timeout(callTimeout(config.timeoutMs, options)),
-        });
-        messageId = result.MessageId;
+        const signal = AbortSignal.timeout(callTimeout(config.timeoutMs, options));
+        messageId = (await sendTextMessage(input, signal)).MessageId;
       } catch (error) {
-        const name = error instanceof Error ? error.name : '';
-        if (throttled.has(name)) throw new SmsError('throttled', name);
-        if (rejected.has(name)) throw new SmsError('rejected', name);
-        if (name === 'AbortError' || name === 'TimeoutError' || /ECONN|ETIMEDOUT|socket/i.test(String(error))) {
-          throw new SmsError('network', name || undefined);
-        }
-        throw new SmsError('provider', name || undefined);
+        throw smsFailure(error);
       }
       if (!messageId) throw new SmsError('provider', 'NoMessageId');
       return messageId;

@@ -324,7 +324,8 @@ export const handler = wiredOnFirstCall(() => {
   traced(runtime.db); // the public flow's runtime, its calls traced here only (lambdas/lib/tracing.ts)
   const applicationRepository = makeApplicationRepository(runtime.db, tableName('applications'));
   const consumerEnv = parseEnv(outboundConsumerEnvSchema);
-  const sqsClient = traced(makeSqsClient(runtime.env));
+  // Over fetch (lambdas/adapters/outbound-queue.ts): the tracer's fetch capture shows its calls.
+  const sqsClient = makeSqsClient(runtime.env);
   /**
    * Each container's share of a channel's rate. The event source runs at most
    * OUTBOUND_MAX_CONCURRENCY containers at once, each handling one batch at a time, so
