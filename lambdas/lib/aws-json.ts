@@ -112,7 +112,8 @@ async function parseError(response: Response, attempts: number): Promise<AwsServ
     response.headers.get('x-amzn-errortype') ||
     response.headers.get('x-amzn-query-error')?.split(';')[0] ||
     `HTTP${response.status}`;
-  const message = String(body.message ?? body.Message ?? `${raw} (HTTP ${response.status})`);
+  const stated = body.message ?? body.Message;
+  const message = typeof stated === 'string' ? stated : `${raw} (HTTP ${response.status})`;
   const { __type: _type, message: _m, Message: _M, ...fields } = body;
   return new AwsServiceError(errorName(raw), message, response.status, attempts, fields);
 }
