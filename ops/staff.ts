@@ -6,7 +6,12 @@ import { parseArgs } from 'node:util';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { type DirectoryMember, makeStaffDirectory, type StaffDirectory } from '../lambdas/adapters/staff-directory';
+import {
+  cognitoIdp,
+  type DirectoryMember,
+  makeStaffDirectory,
+  type StaffDirectory,
+} from '../lambdas/adapters/staff-directory';
 import { staffAssignmentSchema, staffInviteSchema } from '../rules/staff-admin';
 import { issuePath } from '../rules/schema';
 import { type StaffRole, staffRoles } from '../rules/staff-scope';
@@ -25,8 +30,20 @@ const usage = `Usage:
 A coordinator needs --districts (district ids, comma-separated); a viewer without it sees every district.
 Without --stage the command acts on the local stack started by \`npm start\`.`;
 
-const directoryOf = (target: Target, client: CognitoIdentityProviderClient): StaffDirectory =>
-  makeStaffDirectory({ client, userPoolId: target.userPoolId, local: target.local });
+/**
+ * The directory over the lambdas' own Cognito caller (lambdas/lib/aws-json.ts), signed with
+ * what the SDK client resolves: the operator's credential chain (profile, SSO…) and region,
+ * or cognito-local's fixed credentials at its endpoint.
+ */
+async function directoryOf(target: Target, client: CognitoIdentityProviderClient): Promise<StaffDirectory> {
+  const { accessKeyId, secretAccessKey, sessionToken } = await client.config.credentials();
+  const call = cognitoIdp({
+    region: await client.config.region(),
+    endpoint: target.local ? target.cognitoEndpoint : undefined,
+    credentials: { accessKeyId, secretAccessKey, sessionToken },
+  });
+  return makeStaffDirectory({ call, userPoolId: target.userPoolId, local: target.local });
+}
 
 /** The rules/staff-admin.ts check, as one line for the terminal. */
 function checked<T extends v.GenericSchema>(schema: T, input: unknown): v.InferOutput<T> {
@@ -43,7 +60,7 @@ export async function createStaff(
   districts: readonly string[] = [],
 ): Promise<{ temporaryPassword?: string }> {
   const invite = checked(staffInviteSchema, { email, role: group, districts });
-  const result = await directoryOf(target, client).invite(invite);
+  const result = await (await directoryOf(target, client)).invite(invite);
   if (result === 'exists') throw new Error(`${email} is already a user of ${target.name}.`);
   return result.temporaryPassword ? { temporaryPassword: result.temporaryPassword } : {};
 }
@@ -63,7 +80,7 @@ export async function setStaff(
   districts: readonly string[] = [],
 ): Promise<void> {
   const assignment = checked(staffAssignmentSchema, { role: group, districts });
-  const directory = directoryOf(target, client);
+  const directory = await directoryOf(target, client);
   await directory.assign((await found(directory, email)).username, assignment);
 }
 
@@ -73,7 +90,7 @@ export async function setStaffEnabled(
   email: string,
   enabled: boolean,
 ): Promise<void> {
-  const directory = directoryOf(target, client);
+  const directory = await directoryOf(target, client);
   await directory.setEnabled((await found(directory, email)).username, enabled);
 }
 
@@ -83,12 +100,12 @@ export async function resetStaffMfa(
   client: CognitoIdentityProviderClient,
   email: string,
 ): Promise<{ temporaryPassword?: string; previousSub: string; sub: string }> {
-  const directory = directoryOf(target, client);
+  const directory = await directoryOf(target, client);
   return directory.resetMfa((await found(directory, email)).username);
 }
 
 export async function listStaff(target: Target, client: CognitoIdentityProviderClient): Promise<DirectoryMember[]> {
-  return directoryOf(target, client).list();
+  return (await directoryOf(target, client)).list();
 }
 
 const stage = z.string().optional();

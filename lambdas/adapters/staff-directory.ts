@@ -1,19 +1,23 @@
 import { randomInt } from 'node:crypto';
-import {
-  AdminAddUserToGroupCommand,
-  AdminCreateUserCommand,
-  AdminDeleteUserAttributesCommand,
-  AdminDeleteUserCommand,
-  AdminDisableUserCommand,
-  AdminEnableUserCommand,
-  AdminGetUserCommand,
-  AdminListGroupsForUserCommand,
-  AdminListUserAuthEventsCommand,
-  AdminRemoveUserFromGroupCommand,
-  AdminUpdateUserAttributesCommand,
-  type AttributeType,
-  type CognitoIdentityProviderClient,
-  ListUsersCommand,
+import type {
+  AdminAddUserToGroupRequest,
+  AdminCreateUserRequest,
+  AdminCreateUserResponse,
+  AdminDeleteUserAttributesRequest,
+  AdminDeleteUserRequest,
+  AdminDisableUserRequest,
+  AdminEnableUserRequest,
+  AdminGetUserRequest,
+  AdminGetUserResponse,
+  AdminListGroupsForUserRequest,
+  AdminListGroupsForUserResponse,
+  AdminListUserAuthEventsRequest,
+  AdminListUserAuthEventsResponse,
+  AdminRemoveUserFromGroupRequest,
+  AdminUpdateUserAttributesRequest,
+  AttributeType,
+  ListUsersRequest,
+  ListUsersResponse,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { StaffAssignment, StaffInvite, StaffMember } from '../../rules/staff-admin';
 import {
@@ -23,14 +27,28 @@ import {
   type StaffRole,
   staffRoles,
 } from '../../rules/staff-scope';
+import { awsJson, type AwsJsonCall, type AwsJsonOptions } from '../lib/aws-json';
 
 // The staff pool's users, managed: the one module both the staff-management routes
 // (lambdas/handlers/staff-admin.ts) and the operator command (ops/staff.ts) call, so that
 // an invitation, a role change or an authenticator reset does the same from either. The
 // calls are exactly contracts/staff-directory.ts `staffDirectoryActions`, the function's grant.
+// They go over lambdas/lib/aws-json.ts, not the SDK's Cognito client (issue 16's cold
+// starts): the SDK's types only describe the wire here, and its dates arrive as epoch seconds.
+
+/** A Cognito user pool caller (AWS JSON 1.1): the region's endpoint, or cognito-local's. */
+export function cognitoIdp(options: Omit<AwsJsonOptions, 'service' | 'targetPrefix' | 'jsonVersion'>): AwsJsonCall {
+  return awsJson({
+    ...options,
+    service: 'cognito-idp',
+    targetPrefix: 'AWSCognitoIdentityProviderService',
+    jsonVersion: '1.1',
+  });
+}
 
 export interface StaffDirectoryOptions {
-  readonly client: CognitoIdentityProviderClient;
+  /** cognitoIdp(…): the function's or the operator's credentials. */
+  readonly call: AwsJsonCall;
   readonly userPoolId: string;
   /**
    * cognito-local sends no mail: an invitation or a reset sets a temporary password and
@@ -79,14 +97,45 @@ const attribute = (attributes: readonly AttributeType[] | undefined, name: strin
   attributes?.find((a) => a.Name === name)?.Value;
 
 /** The strongest staff group of a user's groups: admin, then coordinator, then viewer. */
-const roleOf = (groups: readonly string[]): StaffRole | null =>
-  staffRoles.find((r) => groups.includes(r)) ?? null;
+const roleOf = (groups: readonly string[]): StaffRole | null => staffRoles.find((r) => groups.includes(r)) ?? null;
 
 const isNamed = (error: unknown, name: string) => (error as { name?: string } | undefined)?.name === name;
 
+/** An answer as the wire carries it: epoch seconds (possibly fractional) where the SDK gives a Date. */
+type Wire<T> = T extends Date
+  ? number
+  : T extends readonly (infer U)[]
+    ? Wire<U>[]
+    : T extends object
+      ? { [K in keyof T]: Wire<T[K]> }
+      : T;
+
+/** Each call the directory makes: its input and its answer, as the SDK's types describe them. */
+interface Operations {
+  ListUsers: [ListUsersRequest, ListUsersResponse];
+  AdminGetUser: [AdminGetUserRequest, AdminGetUserResponse];
+  AdminListGroupsForUser: [AdminListGroupsForUserRequest, AdminListGroupsForUserResponse];
+  AdminListUserAuthEvents: [AdminListUserAuthEventsRequest, AdminListUserAuthEventsResponse];
+  AdminCreateUser: [AdminCreateUserRequest, AdminCreateUserResponse];
+  AdminDeleteUser: [AdminDeleteUserRequest, object];
+  AdminAddUserToGroup: [AdminAddUserToGroupRequest, object];
+  AdminRemoveUserFromGroup: [AdminRemoveUserFromGroupRequest, object];
+  AdminUpdateUserAttributes: [AdminUpdateUserAttributesRequest, object];
+  AdminDeleteUserAttributes: [AdminDeleteUserAttributesRequest, object];
+  AdminDisableUser: [AdminDisableUserRequest, object];
+  AdminEnableUser: [AdminEnableUserRequest, object];
+}
+
+/** An epoch-seconds timestamp (as the SDK reads one: a number, or its text) as ISO 8601; null when absent. */
+function isoFromEpochSeconds(value: unknown): string | null {
+  const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return null;
+  return new Date(Math.round(seconds * 1000)).toISOString();
+}
+
 /** The pool and what the directory remembers of it for the container's life. */
 interface Pool {
-  readonly client: CognitoIdentityProviderClient;
+  readonly call: AwsJsonCall;
   readonly userPoolId: string;
   readonly local: boolean;
   /**
@@ -97,13 +146,18 @@ interface Pool {
   readonly state: { authEvents: boolean };
 }
 
+const send = <Op extends keyof Operations>(pool: Pool, operation: Op, input: Operations[Op][0]) =>
+  pool.call<Wire<Operations[Op][1]>>(operation, input);
+
 async function groupsOf(pool: Pool, username: string): Promise<string[]> {
   const groups: string[] = [];
   let token: string | undefined;
   do {
-    const page = await pool.client.send(
-      new AdminListGroupsForUserCommand({ UserPoolId: pool.userPoolId, Username: username, NextToken: token }),
-    );
+    const page = await send(pool, 'AdminListGroupsForUser', {
+      UserPoolId: pool.userPoolId,
+      Username: username,
+      NextToken: token,
+    });
     groups.push(...(page.Groups ?? []).map((g) => g.GroupName ?? '').filter(Boolean));
     token = page.NextToken;
   } while (token);
@@ -113,11 +167,13 @@ async function groupsOf(pool: Pool, username: string): Promise<string[]> {
 async function lastSignIn(pool: Pool, username: string): Promise<string | null> {
   if (!pool.state.authEvents) return null;
   try {
-    const { AuthEvents } = await pool.client.send(
-      new AdminListUserAuthEventsCommand({ UserPoolId: pool.userPoolId, Username: username, MaxResults: 20 }),
-    );
+    const { AuthEvents } = await send(pool, 'AdminListUserAuthEvents', {
+      UserPoolId: pool.userPoolId,
+      Username: username,
+      MaxResults: 20,
+    });
     const signIn = (AuthEvents ?? []).find((e) => e.EventType === 'SignIn' && e.EventResponse === 'Pass');
-    return signIn?.CreationDate?.toISOString() ?? null;
+    return isoFromEpochSeconds(signIn?.CreationDate);
   } catch (error) {
     if (isNamed(error, 'UserNotFoundException')) return null;
     pool.state.authEvents = false;
@@ -128,7 +184,7 @@ async function lastSignIn(pool: Pool, username: string): Promise<string | null> 
 /** Everything the list shows of one user: their groups, MFA and last sign-in besides what ListUsers gave. */
 async function describe(pool: Pool, username: string): Promise<DirectoryMember> {
   const [user, groups, signedIn] = await Promise.all([
-    pool.client.send(new AdminGetUserCommand({ UserPoolId: pool.userPoolId, Username: username })),
+    send(pool, 'AdminGetUser', { UserPoolId: pool.userPoolId, Username: username }),
     groupsOf(pool, username),
     lastSignIn(pool, username),
   ]);
@@ -151,9 +207,7 @@ async function usernames(pool: Pool, filter?: string): Promise<{ username: strin
   const found: { username: string; sub: string; email: string }[] = [];
   let token: string | undefined;
   do {
-    const page = await pool.client.send(
-      new ListUsersCommand({ UserPoolId: pool.userPoolId, PaginationToken: token, Filter: filter }),
-    );
+    const page = await send(pool, 'ListUsers', { UserPoolId: pool.userPoolId, PaginationToken: token, Filter: filter });
     for (const user of page.Users ?? []) {
       const username = user.Username ?? '';
       found.push({
@@ -170,63 +224,51 @@ async function usernames(pool: Pool, filter?: string): Promise<{ username: strin
 async function setGroups(pool: Pool, username: string, role: StaffRole): Promise<void> {
   const current = await groupsOf(pool, username);
   if (!current.includes(role)) {
-    await pool.client.send(
-      new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: username, GroupName: role }),
-    );
+    await send(pool, 'AdminAddUserToGroup', { UserPoolId: pool.userPoolId, Username: username, GroupName: role });
   }
   for (const group of current.filter((g) => g !== role && (staffRoles as readonly string[]).includes(g))) {
-    await pool.client.send(
-      new AdminRemoveUserFromGroupCommand({ UserPoolId: pool.userPoolId, Username: username, GroupName: group }),
-    );
+    await send(pool, 'AdminRemoveUserFromGroup', { UserPoolId: pool.userPoolId, Username: username, GroupName: group });
   }
 }
 
 async function setDistricts(pool: Pool, username: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) {
-    await pool.client.send(
-      new AdminDeleteUserAttributesCommand({
-        UserPoolId: pool.userPoolId,
-        Username: username,
-        UserAttributeNames: [districtsClaim],
-      }),
-    );
-    return;
-  }
-  await pool.client.send(
-    new AdminUpdateUserAttributesCommand({
+    await send(pool, 'AdminDeleteUserAttributes', {
       UserPoolId: pool.userPoolId,
       Username: username,
-      UserAttributes: [{ Name: districtsClaim, Value: formatDistrictIds(ids) }],
-    }),
-  );
+      UserAttributeNames: [districtsClaim],
+    });
+    return;
+  }
+  await send(pool, 'AdminUpdateUserAttributes', {
+    UserPoolId: pool.userPoolId,
+    Username: username,
+    UserAttributes: [{ Name: districtsClaim, Value: formatDistrictIds(ids) }],
+  });
 }
 
 /** Creates the user with their groups and districts; a temporary password locally. */
 async function create(pool: Pool, email: string, groups: readonly string[], districts: readonly string[]) {
   const password = pool.local ? temporaryPassword() : undefined;
-  await pool.client.send(
-    new AdminCreateUserCommand({
-      UserPoolId: pool.userPoolId,
-      Username: email,
-      UserAttributes: [
-        { Name: 'email', Value: email },
-        { Name: 'email_verified', Value: 'true' },
-        ...(districts.length > 0 ? [{ Name: districtsClaim, Value: formatDistrictIds(districts) }] : []),
-      ],
-      DesiredDeliveryMediums: ['EMAIL'],
-      ...(password && { TemporaryPassword: password, MessageAction: 'SUPPRESS' }),
-    }),
-  );
+  await send(pool, 'AdminCreateUser', {
+    UserPoolId: pool.userPoolId,
+    Username: email,
+    UserAttributes: [
+      { Name: 'email', Value: email },
+      { Name: 'email_verified', Value: 'true' },
+      ...(districts.length > 0 ? [{ Name: districtsClaim, Value: formatDistrictIds(districts) }] : []),
+    ],
+    DesiredDeliveryMediums: ['EMAIL'],
+    ...(password && { TemporaryPassword: password, MessageAction: 'SUPPRESS' as const }),
+  });
   for (const group of groups) {
-    await pool.client.send(
-      new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: email, GroupName: group }),
-    );
+    await send(pool, 'AdminAddUserToGroup', { UserPoolId: pool.userPoolId, Username: email, GroupName: group });
   }
   return password;
 }
 
-export function makeStaffDirectory({ client, userPoolId, local }: StaffDirectoryOptions): StaffDirectory {
-  const pool: Pool = { client, userPoolId, local, state: { authEvents: true } };
+export function makeStaffDirectory({ call, userPoolId, local }: StaffDirectoryOptions): StaffDirectory {
+  const pool: Pool = { call, userPoolId, local, state: { authEvents: true } };
   return {
     async list() {
       const users = await usernames(pool);
@@ -263,16 +305,16 @@ export function makeStaffDirectory({ client, userPoolId, local }: StaffDirectory
 
     async setEnabled(username, enabled) {
       const input = { UserPoolId: pool.userPoolId, Username: username };
-      await pool.client.send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
+      await send(pool, enabled ? 'AdminEnableUser' : 'AdminDisableUser', input);
     },
 
     async resetMfa(username) {
       const before = await describe(pool, username);
       const groups = await groupsOf(pool, username);
-      await pool.client.send(new AdminDeleteUserCommand({ UserPoolId: pool.userPoolId, Username: username }));
+      await send(pool, 'AdminDeleteUser', { UserPoolId: pool.userPoolId, Username: username });
       const password = await create(pool, before.email, groups, before.districts);
       if (!before.enabled) {
-        await pool.client.send(new AdminDisableUserCommand({ UserPoolId: pool.userPoolId, Username: before.email }));
+        await send(pool, 'AdminDisableUser', { UserPoolId: pool.userPoolId, Username: before.email });
       }
       const after = await describe(pool, before.email);
       return { ...(password && { temporaryPassword: password }), previousSub: before.sub, sub: after.sub };

@@ -1,18 +1,16 @@
-import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import * as v from 'valibot';
 import { COGNITO_ENDPOINT_ENV, STAFF_USER_POOL_ID_ENV } from '../../contracts/staff-directory';
 import { type StaffAction, staffAssignmentSchema, staffInviteSchema, type StaffMember } from '../../rules/staff-admin';
 import { url } from '../../rules/schema';
 import { makeStaffAudit, type StaffAudit } from '../adapters/staff-audit';
-import { type DirectoryMember, makeStaffDirectory, type StaffDirectory } from '../adapters/staff-directory';
+import { cognitoIdp, type DirectoryMember, makeStaffDirectory, type StaffDirectory } from '../adapters/staff-directory';
 import { systemClock } from '../lib/clock';
 import { dbRuntime } from '../lib/db-runtime';
 import { baseEnvSchema, parseEnv } from '../lib/env';
 import { AppError, httpHandler, json, parseBody, pathParameter } from '../lib/http';
 import { logger } from '../lib/logger';
 import { requireStaff, type Staff } from '../lib/staff';
-import { traced } from '../lib/tracing';
 import { wiredOnFirstCall } from '../lib/wiring';
 
 // The staff area's Staff page (issue 17), admins only: the list, an invitation, a role and
@@ -121,15 +119,15 @@ export const handler = wiredOnFirstCall(() => {
   const { db, tables } = dbRuntime('audit');
   const env = parseEnv(staffEnvSchema);
   const endpoint = env.APP_MODE === 'local' ? env[COGNITO_ENDPOINT_ENV] : undefined;
-  const client = traced(
-    new CognitoIdentityProviderClient(
-      endpoint
-        ? { endpoint, region: env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : { region: env.AWS_REGION },
-    ),
+  // Over fetch, not the SDK's client (issue 16): the tracer dbRuntime loads records the
+  // calls as outgoing HTTPS subsegments. Lambda's own credentials, or cognito-local's fixed ones.
+  const call = cognitoIdp(
+    endpoint
+      ? { endpoint, region: env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : { region: env.AWS_REGION },
   );
   return makeHandler({
-    directory: makeStaffDirectory({ client, userPoolId: env[STAFF_USER_POOL_ID_ENV], local: env.APP_MODE === 'local' }),
+    directory: makeStaffDirectory({ call, userPoolId: env[STAFF_USER_POOL_ID_ENV], local: env.APP_MODE === 'local' }),
     audit: makeStaffAudit(db, tables.audit),
     clock: systemClock(),
   });
