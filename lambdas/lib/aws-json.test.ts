@@ -15,7 +15,7 @@ function fakeFetch(...answers: (Response | Error)[]) {
     if (answer instanceof Error) throw answer;
     return answer;
   };
-  return { fetch: fetch as typeof globalThis.fetch, requests };
+  return { fetch, requests };
 }
 
 const json = (body: object, status = 200, headers: Record<string, string> = {}) =>

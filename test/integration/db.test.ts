@@ -117,7 +117,7 @@ describe('the DynamoDB client over fetch', () => {
         ],
       }),
     );
-    expect(Responses?.map((r) => r.Item?.owner)).toEqual(['first', 'first']);
+    expect(Responses?.map((r) => r.Item?.owner as unknown)).toEqual(['first', 'first']);
   });
 
   it('updates, checks and deletes inside a transaction', async () => {
