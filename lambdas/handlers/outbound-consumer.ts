@@ -1,12 +1,12 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import type { OtpChannel } from '../../rules/api';
 import { makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore } from '../adapters/decision-notices';
+import { DbPersistenceLayer } from '../adapters/idempotency-store';
 import {
   MAX_DELAY_SECONDS,
   MAX_VISIBILITY_SECONDS,
@@ -23,7 +23,7 @@ import {
 } from '../adapters/outbound-queue';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
 import { systemClock } from '../lib/clock';
-import { makeDynamoClient } from '../lib/dynamo';
+import { makeDb } from '../lib/db';
 import { envInt, parseEnv, tableName } from '../lib/env';
 import {
   type DecisionDeps,
@@ -39,7 +39,7 @@ import { countBy } from '../lib/metrics';
 import { makePacer, type Pacer } from '../lib/pacer';
 import { providerFailureFields } from '../lib/provider-failure';
 import { publicFlowRuntime } from '../lib/public-flow';
-import { traced } from '../lib/tracing';
+import { traced, tracedDb } from '../lib/tracing';
 import { makeWelcomeSender, type WelcomeDeps, type WelcomeResult } from '../lib/welcome-sender';
 import { wiredOnFirstCall } from '../lib/wiring';
 
@@ -376,9 +376,18 @@ export const handler = wiredOnFirstCall(() => {
         timeoutMs: runtime.env.WEBHOOK_TIMEOUT_MS,
       });
     },
-    persistenceStore: new DynamoDBPersistenceLayer({
+    persistenceStore: new DbPersistenceLayer({
       tableName: tableName('idempotency'),
-      awsSdkV3Client: traced(makeDynamoClient(runtime.env)),
+      db: tracedDb(
+        makeDb({
+          region: runtime.env.AWS_REGION,
+          ...(runtime.env.APP_MODE === 'local' &&
+            runtime.env.DYNAMODB_ENDPOINT && {
+              endpoint: runtime.env.DYNAMODB_ENDPOINT,
+              credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+            }),
+        }),
+      ),
     }),
     visibility: makeSqsVisibility(
       sqsClient,
