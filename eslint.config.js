@@ -22,6 +22,17 @@ const forbid = {
     message: 'Plain rules and contracts: no React here (it belongs in web/).',
   },
   nodeScheme: { regex: '^node:', message: 'Plain rules and contracts run in the browser too: no Node built-ins.' },
+  /**
+   * The SDK's clients in a function: each one is its middleware stack, evaluated at every
+   * cold start (issue 16). Types only; calls go through lambdas/lib/aws-json.ts and db.ts.
+   */
+  sdkClients: {
+    regex:
+      '^@aws-sdk/(client-[a-z0-9-]+|lib-dynamodb|credential-providers)$|^@aws-lambda-powertools/(parameters|idempotency/dynamodb)(/|$)',
+    allowTypeImports: true,
+    message:
+      "Functions call AWS through lambdas/lib/aws-json.ts and lambdas/lib/db.ts, not the SDK's clients (a cold start pays for each one). Type imports are fine.",
+  },
 };
 const nodeBuiltinPaths = builtinModules
   .filter((name) => !name.startsWith('_'))
@@ -131,7 +142,7 @@ export default tseslint.config(
   // contracts/: what the CDK app, the Lambda code and the local stand-ins agree on (in every function's bundle).
   sharedZone('contracts', ['lambdas', 'web', 'lib', 'local', 'ops', 'bin', 'bench', 'test']),
   // lambdas/ never imports the CDK app's lib/ (what both need is in contracts/), nor the CDK
-  // itself. `lambdas/lib/` is the functions' own: the zone counts the `../` that reach the root.
+  // itself, nor an AWS SDK client (types only). `lambdas/lib/` is the functions' own: the zone counts the `../` that reach the root.
   ...lambdaDepths.map((depth) => ({
     files: [`lambdas/${'*/'.repeat(depth)}*.ts`],
     rules: {
@@ -140,6 +151,7 @@ export default tseslint.config(
         {
           patterns: [
             forbid.cdk,
+            forbid.sdkClients,
             {
               regex: `^(\\.\\./){${depth + 1},}lib(/|$)`,
               caseSensitive: true,

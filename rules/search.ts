@@ -12,9 +12,9 @@
 const PHONE_SHAPED = /^\(?\+?[\d\s\-().]*\d[\d\s\-().]*$/;
 
 /** Fewest digits a part of a number may have: 4 digits name about one applicant in 10,000. */
-export const MIN_PHONE_DIGITS = 4;
+const MIN_PHONE_DIGITS = 4;
 /** Words of a name the index keeps; a longer name is still found by its first words. */
-export const MAX_NAME_WORDS = 12;
+const MAX_NAME_WORDS = 12;
 
 /**
  * A query shaped like a phone number as the digits of the national number, so that

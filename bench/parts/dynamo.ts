@@ -51,7 +51,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { type Db, DeleteCommand, GetCommand } from '../../lambdas/lib/db';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import * as v from 'valibot';
 import type {
   APIGatewayProxyEventV2,
@@ -61,6 +60,7 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
+import { DbPersistenceLayer } from '../../lambdas/adapters/idempotency-store';
 import { makeSearchIndex } from '../../lambdas/adapters/search-index';
 import { rebuildSearchIndex } from '../../lambdas/lib/search-rebuild';
 import { makeApplicationRepository } from '../../lambdas/adapters/applications';
@@ -68,13 +68,7 @@ import { makeDeliveryStore } from '../../lambdas/adapters/deliveries';
 import { makeWhatsAppRecipients } from '../../lambdas/adapters/whatsapp-recipients';
 import { makeOtpChannels } from '../../lambdas/lib/otp-channels';
 import { type CapacityMeter, meterCapacity } from '../../lambdas/lib/capacity-meter';
-import {
-  ensureTables,
-  localDb,
-  localDynamoClient,
-  localTableNames,
-  startDynamoDbLocal,
-} from '../../local/dynamodb';
+import { ensureTables, localDb, localTableNames, startDynamoDbLocal } from '../../local/dynamodb';
 import { freePort } from '../../local/ports';
 import { localLambdaContext } from '../../local/queue';
 import { toLambdaImage } from '../../local/stream-poller';
@@ -494,7 +488,6 @@ runPart('dynamo', async (add) => {
     // Loading (import, rebuild) goes through a client of its own; what is measured through this one.
     const loader = localDb(dynamo.endpoint);
     const db = localDb(dynamo.endpoint);
-    const base = localDynamoClient(dynamo.endpoint);
     const metered = meterOf(db);
 
     // The handlers, wired as their modules wire them, on the metered client.
@@ -616,7 +609,7 @@ runPart('dynamo', async (add) => {
         },
         gateway: () => Promise.resolve({ sendWelcome: () => Promise.resolve('wamid.welcome') }),
         webhook: () => Promise.resolve({ deliver: () => Promise.resolve({ status: 200 }) }),
-        persistenceStore: new DynamoDBPersistenceLayer({ tableName: names.idempotency, awsSdkV3Client: base }),
+        persistenceStore: new DbPersistenceLayer({ tableName: names.idempotency, db }),
         visibility: { change: () => Promise.resolve() },
         retryBaseSeconds: 60,
         maxReceiveCount: 5,

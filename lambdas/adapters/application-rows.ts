@@ -21,7 +21,7 @@ function toRow(item: Record<string, unknown>): ReportRow {
 
 const projection = ['id', 'name', 'phone_number', 'revenue_district', 'application_status', 'submitted_at'];
 
-export interface RowsPage {
+interface RowsPage {
   readonly items: ReportRow[];
   /** Sort key of the last row, when more rows follow. */
   readonly last?: string;

@@ -18,7 +18,7 @@ import { type SearchEntry, type SearchIndex, SearchTooBroadError } from './searc
  * Tokens one search may read: a query matching more (one letter of a common first name
  * at a state-wide size) answers SEARCH_TOO_BROAD at once rather than slowly.
  */
-export const MAX_SEARCH_TOKENS = 20_000;
+const MAX_SEARCH_TOKENS = 20_000;
 /** Keys of one BatchGetItem (DynamoDB's limit). */
 const BATCH_GET_KEYS = 100;
 
@@ -31,14 +31,14 @@ export interface SearchPage {
 }
 
 /** The query of a filter's text, or the field error the search box shows. */
-export function searchQueryOf(q: string): SearchQuery {
+function searchQueryOf(q: string): SearchQuery {
   const parsed = parseSearchQuery(q);
   if (typeof parsed === 'string') throw new AppError('VALIDATION_FAILED', { fields: { q: parsed } });
   return parsed;
 }
 
 /** The entries within the filters and scope, each application once, newest first. */
-export function selectEntries(entries: readonly SearchEntry[], filters: ScopedApplicationFilters): SearchEntry[] {
+function selectEntries(entries: readonly SearchEntry[], filters: ScopedApplicationFilters): SearchEntry[] {
   const within = withinFilters(filters);
   const seen = new Set<string>();
   const kept = entries.filter((e) => {

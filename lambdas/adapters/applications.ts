@@ -17,7 +17,7 @@ import {
 // concurrency; the verification token is spent in the same transaction. The form's
 // submissions and the import command (ops/import.ts) both write through `insert`.
 
-export type CreateResult = { kind: 'created' } | { kind: 'already-registered' } | { kind: 'token-spent' };
+type CreateResult = { kind: 'created' } | { kind: 'already-registered' } | { kind: 'token-spent' };
 
 /** `present`: an application with this id is stored already; `already-registered`: the number has another (`by`). */
 type InsertResult =
@@ -78,7 +78,7 @@ export function makeApplicationRepository(db: Db, tableName: string): Applicatio
         await db.send(transaction);
         return { kind: 'created' };
       } catch (error) {
-        if (!(isTransactionCanceled(error))) throw error;
+        if (!isTransactionCanceled(error)) throw error;
         const reasons = error.CancellationReasons ?? [];
         const [guard, application, token] = reasons;
         if (guard?.Code === 'ConditionalCheckFailed') {

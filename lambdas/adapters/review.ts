@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, type Db, isTransactionCanceled, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '../lib/db';
+import {
+  BatchWriteCommand,
+  type Db,
+  isTransactionCanceled,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '../lib/db';
 import * as v from 'valibot';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
@@ -33,7 +41,7 @@ const byOf = (actor: Actor) => actor.email || actor.sub;
 export const STATUS_CHANGED_AT = 'status_changed_at';
 
 /** `unchanged`: the application already had that status; nothing is written, not even the note or an audit entry. */
-export type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
+type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
 
 export interface ReviewStore {
   changeStatus(
@@ -127,7 +135,7 @@ async function changeStatus(
       );
       return 'changed';
     } catch (error) {
-      if (!(isTransactionCanceled(error)) || attempt >= 5) throw error;
+      if (!isTransactionCanceled(error) || attempt >= 5) throw error;
     }
   }
 }
@@ -177,10 +185,7 @@ async function erase(
       }),
     );
   } catch (error) {
-    if (
-      isTransactionCanceled(error) &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    )
+    if (isTransactionCanceled(error) && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed')
       return 'not-found';
     throw error;
   }
@@ -208,10 +213,7 @@ async function erase(
   return 'erased';
 }
 
-export function makeReviewStore(
-  db: Db,
-  tables: { applications: string; audit: string },
-): ReviewStore {
+export function makeReviewStore(db: Db, tables: { applications: string; audit: string }): ReviewStore {
   const store: Store = { db, tables, applications: makeApplicationRepository(db, tables.applications) };
   return {
     changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),
@@ -278,10 +280,7 @@ export function makeReviewStore(
  * Completing an export touches its audit entry only: the function that does it is
  * granted the audit table and nothing else (lib/api-routes.ts).
  */
-export function makeExportCompletion(
-  db: Db,
-  auditTable: string,
-): Pick<ReviewStore, 'completeExport'> {
+export function makeExportCompletion(db: Db, auditTable: string): Pick<ReviewStore, 'completeExport'> {
   return {
     async completeExport(exportId, actor, now) {
       try {

@@ -74,7 +74,7 @@ export function indexEntryOf(
 }
 
 /** The key range a query reads: one partition, and a prefix of its sort keys. */
-export function rangeOf(query: SearchQuery): { pk: string; prefix: string } {
+function rangeOf(query: SearchQuery): { pk: string; prefix: string } {
   switch (query.kind) {
     case 'phone':
       return { pk: `P#${query.digits.slice(-4)}`, prefix: reverse(query.digits.slice(0, -4)) };
@@ -100,7 +100,7 @@ const stateSchema = v.object({
   entry: v.optional(v.unknown()),
 });
 /** An application's state in the index; undefined when it has none. */
-export type IndexState = v.InferOutput<typeof stateSchema> | undefined;
+type IndexState = v.InferOutput<typeof stateSchema> | undefined;
 /** A state that is not ours is rewritten whole (its tokens cannot be known: none are deleted). */
 const parseState = (item: Record<string, unknown> | undefined): IndexState => {
   if (!item) return undefined;
@@ -119,7 +119,7 @@ export interface IndexChange {
   readonly image?: Readonly<Record<string, unknown>>;
 }
 
-export type IndexResult = 'applied' | 'unchanged' | 'conflict';
+type IndexResult = 'applied' | 'unchanged' | 'conflict';
 
 export class SearchTooBroadError extends Error {
   override name = 'SearchTooBroadError';

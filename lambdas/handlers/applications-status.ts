@@ -20,6 +20,7 @@ import { countBy } from '../lib/metrics';
 import { requireStaff } from '../lib/staff';
 import { wiredOnFirstCall } from '../lib/wiring';
 import { dbRuntime } from '../lib/db-runtime';
+import { tracedCall } from '../lib/tracing';
 
 export interface DecisionNoticeSettings {
   readonly enabled: boolean;
@@ -136,7 +137,7 @@ export const handler = wiredOnFirstCall(() => {
       notices: {
         enabled: true,
         quietSeconds: messaging.DECISION_QUIET_SECONDS,
-        queue: makeSqsOutboundQueue(makeSqsClient(messaging), messaging.OUTBOUND_QUEUE_URL),
+        queue: makeSqsOutboundQueue(tracedCall('SQS', makeSqsClient(messaging)), messaging.OUTBOUND_QUEUE_URL),
       },
     }),
   });

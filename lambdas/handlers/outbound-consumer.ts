@@ -23,7 +23,7 @@ import {
 } from '../adapters/outbound-queue';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
 import { systemClock } from '../lib/clock';
-import { makeDb } from '../lib/db';
+import { makeDocumentClient } from '../lib/dynamo';
 import { envInt, parseEnv, tableName } from '../lib/env';
 import {
   type DecisionDeps,
@@ -39,7 +39,7 @@ import { countBy } from '../lib/metrics';
 import { makePacer, type Pacer } from '../lib/pacer';
 import { providerFailureFields } from '../lib/provider-failure';
 import { publicFlowRuntime } from '../lib/public-flow';
-import { traced, tracedDb } from '../lib/tracing';
+import { tracedCall, tracedDb } from '../lib/tracing';
 import { makeWelcomeSender, type WelcomeDeps, type WelcomeResult } from '../lib/welcome-sender';
 import { wiredOnFirstCall } from '../lib/wiring';
 
@@ -321,11 +321,11 @@ export function makeHandler(deps: OutboundDeps) {
 
 export const handler = wiredOnFirstCall(() => {
   const runtime = publicFlowRuntime();
-  traced(runtime.db); // the public flow's runtime, its calls traced here only (lambdas/lib/tracing.ts)
+  tracedDb(runtime.db); // the public flow's runtime, its calls traced here only (lambdas/lib/tracing.ts)
   const applicationRepository = makeApplicationRepository(runtime.db, tableName('applications'));
   const consumerEnv = parseEnv(outboundConsumerEnvSchema);
   // Over fetch (lambdas/adapters/outbound-queue.ts): the tracer's fetch capture shows its calls.
-  const sqsClient = makeSqsClient(runtime.env);
+  const sqsClient = tracedCall('SQS', makeSqsClient(runtime.env));
   /**
    * Each container's share of a channel's rate. The event source runs at most
    * OUTBOUND_MAX_CONCURRENCY containers at once, each handling one batch at a time, so
@@ -378,16 +378,7 @@ export const handler = wiredOnFirstCall(() => {
     },
     persistenceStore: new DbPersistenceLayer({
       tableName: tableName('idempotency'),
-      db: tracedDb(
-        makeDb({
-          region: runtime.env.AWS_REGION,
-          ...(runtime.env.APP_MODE === 'local' &&
-            runtime.env.DYNAMODB_ENDPOINT && {
-              endpoint: runtime.env.DYNAMODB_ENDPOINT,
-              credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-            }),
-        }),
-      ),
+      db: tracedDb(makeDocumentClient(runtime.env)),
     }),
     visibility: makeSqsVisibility(
       sqsClient,

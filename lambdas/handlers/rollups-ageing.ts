@@ -3,7 +3,7 @@ import { coercedNumber } from '../../rules/schema';
 import { rollupsFenceSeconds } from '../../contracts/rollups-fence';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
-import { traced } from '../lib/tracing';
+import { tracedDb } from '../lib/tracing';
 import { baseEnvSchema, parseEnv, tableName } from '../lib/env';
 import { logger } from '../lib/logger';
 import { ageingStore, type AgeingStore, ageRollups } from '../lib/rollups-ageing';
@@ -35,7 +35,7 @@ export function makeHandler({ rollups, clock, fenceMs }: AgeingDeps) {
 export const handler = wiredOnFirstCall(() => {
   const env = parseEnv(ageingEnvSchema);
   return makeHandler({
-    rollups: ageingStore(traced(makeDocumentClient(env)), tableName('rollups')),
+    rollups: ageingStore(tracedDb(makeDocumentClient(env)), tableName('rollups')),
     clock: systemClock(),
     fenceMs: env.ROLLUPS_FENCE_SECONDS * 1000,
   });

@@ -12,6 +12,7 @@ import { AppError, httpHandler, json, parseBody, pathParameter } from '../lib/ht
 import { logger } from '../lib/logger';
 import { requireStaff, type Staff } from '../lib/staff';
 import { wiredOnFirstCall } from '../lib/wiring';
+import { tracedCall } from '../lib/tracing';
 
 // The staff area's Staff page (issue 17), admins only: the list, an invitation, a role and
 // districts, disable, enable and an authenticator reset. Each change writes its audit
@@ -119,12 +120,15 @@ export const handler = wiredOnFirstCall(() => {
   const { db, tables } = dbRuntime('audit');
   const env = parseEnv(staffEnvSchema);
   const endpoint = env.APP_MODE === 'local' ? env[COGNITO_ENDPOINT_ENV] : undefined;
-  // Over fetch, not the SDK's client (issue 16): the tracer dbRuntime loads records the
-  // calls as outgoing HTTPS subsegments. Lambda's own credentials, or cognito-local's fixed ones.
-  const call = cognitoIdp(
-    endpoint
-      ? { endpoint, region: env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : { region: env.AWS_REGION },
+  // Over fetch, not the SDK's client (issue 16), traced as the SDK's client was.
+  // Lambda's own credentials, or cognito-local's fixed ones.
+  const call = tracedCall(
+    'CognitoIdentityServiceProvider',
+    cognitoIdp(
+      endpoint
+        ? { endpoint, region: env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : { region: env.AWS_REGION },
+    ),
   );
   return makeHandler({
     directory: makeStaffDirectory({ call, userPoolId: env[STAFF_USER_POOL_ID_ENV], local: env.APP_MODE === 'local' }),

@@ -32,7 +32,7 @@ const dynamo = (fake: ReturnType<typeof fakeFetch>, sleeps: number[] = []) =>
     sleep: async (ms) => void sleeps.push(ms),
   });
 
-describe('AWS JSON transport', () => {
+describe('AWS JSON transport: requests and errors', () => {
   it('posts the input to the regional endpoint, named by X-Amz-Target and signed with SigV4', async () => {
     const fake = fakeFetch(json({ Item: { pk: { S: 'a' } } }));
     const output = await dynamo(fake)('GetItem', { TableName: 't', Key: { pk: { S: 'a' } } });
@@ -83,6 +83,9 @@ describe('AWS JSON transport', () => {
     });
   });
 
+});
+
+describe('AWS JSON transport: retries and credentials', () => {
   it('retries a throttle, a 5xx and a network failure as the SDK does, then answers', async () => {
     const sleeps: number[] = [];
     const fake = fakeFetch(

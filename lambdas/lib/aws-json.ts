@@ -19,7 +19,7 @@ import { AwsClient } from 'aws4fetch';
 //   AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), read on each call so that none is cached
 //   past its rotation.
 
-export interface AwsCredentials {
+interface AwsCredentials {
   readonly accessKeyId: string;
   readonly secretAccessKey: string;
   readonly sessionToken?: string;

@@ -2,7 +2,7 @@ import { type Db } from './db';
 import type { TableKey } from '../../contracts/table-definitions';
 import { makeDocumentClient } from './dynamo';
 import { baseEnvSchema, parseEnv, tableName } from './env';
-import { traced } from './tracing';
+import { tracedDb } from './tracing';
 
 // What the handlers that only use DynamoDB are wired from: one DynamoDB client and the names of the tables
 // the handler asks for, which must be the ones its route is granted (lib/api-routes.ts):
@@ -15,5 +15,5 @@ export interface DbRuntime<K extends TableKey> {
 
 export function dbRuntime<K extends TableKey>(...keys: readonly K[]): DbRuntime<K> {
   const tables = Object.fromEntries(keys.map((key) => [key, tableName(key)])) as { [T in K]: string };
-  return { db: traced(makeDocumentClient(parseEnv(baseEnvSchema))), tables };
+  return { db: tracedDb(makeDocumentClient(parseEnv(baseEnvSchema))), tables };
 }

@@ -185,7 +185,7 @@ export class TransactGetCommand extends DbCommand<TransactGetCommandInput, Outpu
 }
 
 /** Sees each request on the wire (operation, input, then output) and may change it: capacity meter, tracing. */
-export type DbInterceptor = (operation: string, input: Wire, next: (input: Wire) => Promise<Wire>) => Promise<Wire>;
+type DbInterceptor = (operation: string, input: Wire, next: (input: Wire) => Promise<Wire>) => Promise<Wire>;
 
 export interface Db {
   send<I extends object, O extends object>(command: DbCommand<I, O>): Promise<O>;

@@ -64,7 +64,7 @@ describe('tracedDb with tracing on', () => {
       await db.send(new PutCommand({ TableName: 'it-idempotency', Item: { id: 'k' } }));
     });
 
-    expect(read).toEqual({ Item: { id: 'k', status: 'COMPLETED' } });
+    expect(read).toEqual({ $metadata: {}, Item: { id: 'k', status: 'COMPLETED' } });
     expect(active).toEqual(['DynamoDB', 'DynamoDB']);
     const subsegments = (segment.subsegments ?? []).map(sent);
     expect(subsegments).toHaveLength(2);
@@ -130,7 +130,7 @@ describe('tracedDb with tracing on', () => {
     AWSXRay.setContextMissingStrategy('IGNORE_ERROR'); // Lambda's default logs the missing segment
     try {
       const read = db.send(new GetCommand({ TableName: 't', Key: { id: 'k' } }));
-      await expect(read).resolves.toEqual({ Item: { id: 'k' } });
+      await expect(read).resolves.toEqual({ $metadata: {}, Item: { id: 'k' } });
     } finally {
       AWSXRay.setContextMissingStrategy('LOG_ERROR');
     }
@@ -151,7 +151,7 @@ describe('tracedDb with tracing off', () => {
 
     expect(db).toBe(base);
     expect(intercept).not.toHaveBeenCalled();
-    expect(read).toEqual({ Item: { id: 'k' } });
+    expect(read).toEqual({ $metadata: {}, Item: { id: 'k' } });
     expect(segment.subsegments ?? []).toEqual([]);
   });
 });

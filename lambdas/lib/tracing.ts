@@ -13,11 +13,6 @@ import type { Db } from './db';
 // (the dashboard) stand in for their SDK subsegments.
 const tracer = new Tracer({ serviceName: 'membership' });
 
-/** An SDK client, with a subsegment for each of its calls when tracing is on. */
-export function traced<T extends object>(client: T): T {
-  return tracer.captureAWSv3Client(client);
-}
-
 /**
  * The Db (lambdas/lib/db.ts), with a subsegment for each of its requests when tracing is
  * on, as captureAWSv3Client gives the SDK's client one: named `DynamoDB`, and the

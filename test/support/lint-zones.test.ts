@@ -103,6 +103,36 @@ describe("lambdas/ imports nothing of the CDK app's lib/", () => {
     expect(await firing('lambdas/handlers/planted.ts', code)).toEqual(['no-restricted-imports']);
   });
 
+  it.each([
+    ['the DynamoDB client', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';"],
+    ['the document client', "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';"],
+    ['the SQS client', "import { SQSClient } from '@aws-sdk/client-sqs';"],
+    [
+      'the Cognito client',
+      "import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';",
+    ],
+    ['Powertools parameters', "import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';"],
+    [
+      "Powertools' DynamoDB idempotency layer",
+      "import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';",
+    ],
+  ])('fails on %s (a cold start pays for it)', async (_what, code) => {
+    expect(await firing('lambdas/adapters/planted.ts', `${code}\nexport const x = 1;`)).toEqual([
+      'no-restricted-imports',
+    ]);
+  });
+
+  it("passes the SDK's types, and the transport", async () => {
+    const code = [
+      "import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';",
+      "import { type AttributeType } from '@aws-sdk/client-cognito-identity-provider';",
+      "import { GetCommand } from '../lib/db';",
+      'export type Q = QueryCommandInput | AttributeType;',
+      'export { GetCommand };',
+    ].join('\n');
+    expect(await firing('lambdas/adapters/planted.ts', code)).toEqual([]);
+  });
+
   it('passes its own lib/, contracts/ and rules/', async () => {
     const code = [
       "import { tableName } from '../lib/env';",
