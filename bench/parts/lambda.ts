@@ -43,6 +43,7 @@ import {
   secretEnvVars,
   type TableGrant,
 } from '../../lib/functions';
+import { STAFF_USER_POOL_ID_ENV } from '../../contracts/staff-directory';
 import { tables } from '../../contracts/table-definitions';
 import { atMost, below, median, report, round, runPart, say } from '../figures';
 
@@ -60,6 +61,7 @@ interface FunctionSpec {
   readonly tables: readonly TableGrant[];
   readonly secrets?: readonly FunctionSecret[];
   readonly sendsOutbound?: boolean;
+  readonly managesStaff?: boolean;
 }
 
 /** One function per handler module, as lib/stateless-stack.ts builds them. */
@@ -176,6 +178,7 @@ function lambdaEnv(name: string, spec?: FunctionSpec): Record<string, string> {
   }
   if (spec?.sendsOutbound)
     env[outboundQueueEnvVar] = 'https://sqs.ap-south-1.amazonaws.com/111111111111/bench-outbound';
+  if (spec?.managesStaff) env[STAFF_USER_POOL_ID_ENV] = 'ap-south-1_BenchPool';
   return env;
 }
 
