@@ -123,6 +123,19 @@ export const tables = {
     ttlAttribute: 'ttl',
     envVar: 'TABLE_DELIVERIES',
   },
+  /**
+   * Where members come from (issue 19, rules/campaigns.ts): one item per campaign
+   * (`CAMPAIGN#<id>`, listed through `by-created` with `list_pk` = `CAMPAIGN`), one per
+   * campaign code (`CODE#<code>` → the campaign's id, written in the campaign's
+   * transaction so a code is never given twice), and one per member's referral code
+   * (`REF#<code>` → the member's application id, written when they are approved).
+   */
+  campaigns: {
+    name: 'campaigns',
+    partitionKey: S('pk'),
+    indexes: [{ indexName: 'by-created', partitionKey: S('list_pk'), sortKey: S('created_at') }],
+    envVar: 'TABLE_CAMPAIGNS',
+  },
   /** Powertools idempotency records (its default key and expiry attribute names). */
   idempotency: {
     name: 'idempotency',
