@@ -296,7 +296,6 @@ export const reportSummarySchema = v.object({
    */
   topCampaigns: v.optional(
     v.pipe(v.array(v.object({ campaign: v.string(), applications: count, approved: count })), v.maxLength(10)),
-    () => [],
   ),
 });
 export type ReportSummary = v.InferOutput<typeof reportSummarySchema>;
