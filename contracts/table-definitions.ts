@@ -60,6 +60,8 @@ export const tables = {
       // alone (`campaign_id`, as stored at submit); with a status (`campaign_status` =
       // `<campaign>#<status>`); with districts, any statuses (`campaign_district_status` =
       // `<campaign>#<district>#<status>`, one key per pair, as by-district-status).
+      // CloudFormation adds one GSI per table per update: on a stage deployed before
+      // them, deploy three times, adding one more of the three each time (RUNBOOK).
       { indexName: 'by-campaign', partitionKey: S('campaign_id'), sortKey: submittedKey },
       { indexName: 'by-campaign-status', partitionKey: S('campaign_status'), sortKey: submittedKey },
       {
