@@ -255,7 +255,12 @@ export interface TopRow {
 }
 
 /** Applications and approvals per campaign within the filters, most first (ties by id), ten. */
-function topCampaigns(top: readonly TopRow[], filters: ReportFilters, rows: readonly number[], inRange: (d: string) => boolean) {
+function topCampaigns(
+  top: readonly TopRow[],
+  filters: ReportFilters,
+  rows: readonly number[],
+  inRange: (d: string) => boolean,
+) {
   const sums = new Map<string, { applications: number; approved: number }>();
   for (const { day, campaign, counts } of top) {
     if (!inRange(day) || (filters.campaign && campaign !== filters.campaign)) continue;

@@ -150,7 +150,11 @@ async function attributeCampaigns(db: Db, tableName: string): Promise<number> {
     ProjectionExpression: 'pk, application_status, revenue_district',
   })) {
     for (const item of page) {
-      const attributes = campaignAttributes(indexOfLegacyId(String(item.pk)), item.revenue_district, item.application_status);
+      const attributes = campaignAttributes(
+        indexOfLegacyId(String(item.pk)),
+        item.revenue_district,
+        item.application_status,
+      );
       const names = Object.keys(attributes);
       if (names.length === 0) continue;
       updates.push(() =>
@@ -1086,7 +1090,10 @@ runPart('dynamo', async (add) => {
         [AT_LARGE, large],
       ] as const) {
         const ref = at[reference]!.capacity;
-        figures.push([`dynamo: ${mine} vs ${reference} ${label}`, atMost(at[mine]!.capacity, 'RCU', factor * ref, { reference: ref })]);
+        figures.push([
+          `dynamo: ${mine} vs ${reference} ${label}`,
+          atMost(at[mine]!.capacity, 'RCU', factor * ref, { reference: ref }),
+        ]);
       }
     }
     // Issue 18: a text search costs no more than 10 dashboard pages (at the larger size).

@@ -170,12 +170,7 @@ function streamQuery(tableName: string, stream: Stream, bounds: SortKeyBounds, o
 }
 
 /** A lazily read, newest-first sequence of one index key. */
-function openStream(
-  db: Db,
-  input: ReturnType<typeof streamQuery>,
-  chunk: number,
-  counter: { scanned: number },
-) {
+function openStream(db: Db, input: ReturnType<typeof streamQuery>, chunk: number, counter: { scanned: number }) {
   const buffer: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   let done = false;

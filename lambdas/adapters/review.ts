@@ -12,8 +12,7 @@ import * as v from 'valibot';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
 import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope';
-import { applicationKey, campaignKeys,
-  districtStatus, listingIndexes, phoneGuardKey } from './application-items';
+import { applicationKey, campaignKeys, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
 import { type ApplicationRepository, makeApplicationRepository } from './applications';
 import { type ReadScope, scopeKey } from './read-audit';
 

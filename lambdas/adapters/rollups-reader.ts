@@ -44,11 +44,7 @@ export interface RollupsReader {
 }
 
 /** META, read on its own (the writers and the ageing marker read it too). */
-export async function readMeta(
-  db: Db,
-  tableName: string,
-  consistent = true,
-): Promise<RollupsMeta | undefined> {
+export async function readMeta(db: Db, tableName: string, consistent = true): Promise<RollupsMeta | undefined> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: metaKey, ConsistentRead: consistent }));
   return result.Item ? parseMeta(result.Item) : undefined;
 }

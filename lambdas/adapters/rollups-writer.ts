@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchGetCommand, type Db, isTransactionCanceled, PutCommand, TransactWriteCommand, UpdateCommand, type CancellationReason } from '../lib/db';
+import {
+  BatchGetCommand,
+  type Db,
+  isTransactionCanceled,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type CancellationReason,
+} from '../lib/db';
 import type { BatchGetCommandOutput, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { dayKey, emptyCells, isTopKey, parseDayKey } from '../../rules/report-counters';
@@ -206,7 +214,7 @@ export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
         await db.send(new TransactWriteCommand({ TransactItems: items }));
         return { kind: 'committed' };
       } catch (error) {
-        if (!(isTransactionCanceled(error))) throw error;
+        if (!isTransactionCanceled(error)) throw error;
         const reasons: CancellationReason[] = error.CancellationReasons ?? [];
         const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
         return {

@@ -77,7 +77,11 @@ describe('campaign rollups', () => {
       dayKey('approved', '2026-03-01', 'camp-1'),
       topKey('2026-03-01', 'camp-1'),
     ]);
-    expect(parseDayKey('approved#2026-03-01#camp-1')).toEqual({ status: 'approved', day: '2026-03-01', campaign: 'camp-1' });
+    expect(parseDayKey('approved#2026-03-01#camp-1')).toEqual({
+      status: 'approved',
+      day: '2026-03-01',
+      campaign: 'camp-1',
+    });
     expect(countedCell({ ...item, campaign_id: 'bad id' }, '2026-03-02')!.campaign).toBeUndefined();
     // A campaign changed (or lost) moves its counters like any other part of the cell.
     const moved = CounterDelta.between(cell, { ...cell, campaign: 'camp-2' }).nonZero();

@@ -62,7 +62,9 @@ async function changeStatus(item: Record<string, unknown>, status: Status) {
 beforeAll(async () => {
   h = await rollupsHarness('rollups-campaigns', new Date());
   const generated = generateApplications(random, COUNT, 45, istDayOf(Date.now()), 'c');
-  const items = generated.items.map((item) => (random.chance(0.45) ? withCampaign(item, random.pick(CAMPAIGNS)) : item));
+  const items = generated.items.map((item) =>
+    random.chance(0.45) ? withCampaign(item, random.pick(CAMPAIGNS)) : item,
+  );
   for (const item of items) live.set(String(item.pk), item);
   await putAll(h.db, h.names.applications, items);
   await inParallel(
