@@ -33,7 +33,7 @@ let h: RollupsHarness;
 const live = new Map<string, Record<string, unknown>>();
 
 /** The campaign keys as the submit and a status change write them. */
-function withCampaign(item: Record<string, unknown>, campaign: string) {
+function withCampaign(item: Record<string, unknown>, campaign: string): Record<string, unknown> {
   const district = typeof item.revenue_district === 'string' ? item.revenue_district : undefined;
   return { ...item, campaign_id: campaign, ...campaignKeys(campaign, district, String(item.application_status)) };
 }
@@ -139,7 +139,9 @@ describe('reports and the dashboard by campaign', () => {
       const expected = raw
         .filter((i) => i.campaign_id === filters.campaign)
         .filter((i) => !filters.status || i.application_status === filters.status)
-        .filter((i) => !filters.districts || filters.districts.includes(String(i.revenue_district)))
+        .filter(
+          (i) => !filters.districts || (filters.districts as readonly string[]).includes(String(i.revenue_district)),
+        )
         .sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1))
         .map((i) => i.id);
       const seen: unknown[] = [];
