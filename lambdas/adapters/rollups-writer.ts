@@ -104,6 +104,19 @@ function commitItems(
   return { items, dayKeys };
 }
 
+/** The day rows of changed keys: per day (and campaign), its four statuses' rows; Top rows need no creation. */
+function dayRowsOf(keys: readonly string[]): string[] {
+  const days = new Map(
+    keys
+      .filter((k) => !isTopKey(k))
+      .map((k) => parseDayKey(k))
+      .map(({ day, campaign }) => [`${day}#${campaign ?? ''}`, { day, campaign }]),
+  );
+  return [...days.values()].flatMap(({ day, campaign }) =>
+    applicationStatuses.map((status) => dayKey(status, day, campaign)),
+  );
+}
+
 export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
   /**
    * Day rows known to exist, per generation: most batches need no creation write. A
@@ -193,16 +206,7 @@ export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
     },
 
     async ensureDays(gen, keys, recheck = false) {
-      // Per day (and campaign), its four statuses' rows; Top rows need no creation.
-      const days = new Map(
-        keys
-          .filter((k) => !isTopKey(k))
-          .map((k) => parseDayKey(k))
-          .map(({ day, campaign }) => [`${day}#${campaign ?? ''}`, { day, campaign }]),
-      );
-      const missing = [...days.values()]
-        .flatMap(({ day, campaign }) => applicationStatuses.map((status) => dayKey(status, day, campaign)))
-        .filter((k) => recheck || !knownDays.has(`${gen}|${k}`));
+      const missing = dayRowsOf(keys).filter((k) => recheck || !knownDays.has(`${gen}|${k}`));
       await Promise.all(missing.map((key) => createDay(gen, key)));
     },
 

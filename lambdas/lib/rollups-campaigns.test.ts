@@ -54,7 +54,7 @@ describe('campaign listings', () => {
     // The report's filters plan alike (the raw rows and the exports).
     const report = v.parse(reportFiltersSchema, { campaign: 'c', status: 'pending' });
     expect(keys(planStreams(report))).toEqual([['by-campaign-status', 'c#pending', undefined]]);
-    expect(keys(planStreams(v.parse(reportFiltersSchema, {})))).toEqual([['by-submitted', 'APP', undefined]]);
+    expect(planStreams(v.parse(reportFiltersSchema, {})).map((s) => s.index)).toEqual(['by-submitted']);
   });
 
   it('checks the filter and refuses it with a search, which the search index cannot narrow', () => {

@@ -46,22 +46,20 @@ function findProblem(draft: Draft): Problem | null {
   return null;
 }
 
+interface FiltersFormProps {
+  readonly filters: ListFilters;
+  readonly onApply: (filters: ListFilters) => void;
+  /** The campaign filter's choices (issue 19): their names, from GET /api/admin/campaigns. */
+  readonly campaigns?: readonly Campaign[];
+}
+
 /**
  * Search (with what it finds said under the box), status, district (all 38, in the
  * screen's language; the values are the English names the API knows), From and To days
  * (IST), campaign, Apply and Reset. The draft is local until Apply; the parent remounts the form
  * when the address bar changes.
  */
-export function FiltersForm({
-  filters,
-  onApply,
-  campaigns = [],
-}: {
-  filters: ListFilters;
-  onApply: (filters: ListFilters) => void;
-  /** The campaign filter's choices (issue 19): their names, from GET /api/admin/campaigns. */
-  campaigns?: readonly Campaign[];
-}) {
+export function FiltersForm({ filters, onApply, campaigns = [] }: FiltersFormProps) {
   const { t, i18n } = useTranslation('staff');
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => toDraft(filters));
