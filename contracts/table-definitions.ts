@@ -53,6 +53,22 @@ export const tables = {
       { indexName: 'by-district', partitionKey: S('revenue_district'), sortKey: submittedKey },
       { indexName: 'by-district-status', partitionKey: S('district_status'), sortKey: submittedKey },
       { indexName: 'by-phone', partitionKey: S('phone_number') },
+      // Issue 19: the dashboard's campaign filter. Sparse (only applications that came
+      // through a live campaign carry the keys). Three, so that every combination of the
+      // filters reads one key, or a few merged, and never filters items out after reading
+      // (a page's cost stays that of its rows whatever the campaign's size): the campaign
+      // alone (`campaign_id`, as stored at submit); with a status (`campaign_status` =
+      // `<campaign>#<status>`); with districts, any statuses (`campaign_district_status` =
+      // `<campaign>#<district>#<status>`, one key per pair, as by-district-status).
+      // CloudFormation adds one GSI per table per update: on a stage deployed before
+      // them, deploy three times, adding one more of the three each time (RUNBOOK).
+      { indexName: 'by-campaign', partitionKey: S('campaign_id'), sortKey: submittedKey },
+      { indexName: 'by-campaign-status', partitionKey: S('campaign_status'), sortKey: submittedKey },
+      {
+        indexName: 'by-campaign-district-status',
+        partitionKey: S('campaign_district_status'),
+        sortKey: submittedKey,
+      },
     ],
     stream: 'NEW_AND_OLD_IMAGES',
     envVar: 'TABLE_APPLICATIONS',

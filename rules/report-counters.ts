@@ -40,7 +40,11 @@ export interface CountedCell {
   readonly age: AgeBucket;
   /** The date of birth when it is a valid 'YYYY-MM-DD' (for the birthday index). */
   readonly birthDate?: string;
+  /** The campaign it came through (issue 19): it counts in that campaign's rows too. */
+  readonly campaign?: string;
 }
+
+const campaignIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** IST day of an ISO timestamp; undefined when it is not one. */
 export function istDayOfTimestamp(value: unknown): string | undefined {
@@ -68,6 +72,7 @@ export function countedCell(item: Readonly<Record<string, unknown>>, asOf: strin
       : UNKNOWN;
   const gender: GenderKey = item.gender === 'Male' || item.gender === 'Female' ? item.gender : UNKNOWN;
   const birth = typeof item.date_of_birth === 'string' ? parseDate(item.date_of_birth) : undefined;
+  const campaign = typeof item.campaign_id === 'string' && campaignIdPattern.test(item.campaign_id);
   return {
     day,
     status,
@@ -76,6 +81,7 @@ export function countedCell(item: Readonly<Record<string, unknown>>, asOf: strin
     member: item.is_already_member === true ? 'Yes' : 'No',
     age: ageBucketOn(item.date_of_birth, asOf),
     ...(birth && { birthDate: formatDate(birth) }),
+    ...(campaign && { campaign: item.campaign_id as string }),
   };
 }
 
@@ -88,16 +94,31 @@ export const sameCell = (a: CountedCell | undefined, b: CountedCell | undefined)
     a.district === b.district &&
     a.gender === b.gender &&
     a.member === b.member &&
-    a.age === b.age);
+    a.age === b.age &&
+    a.campaign === b.campaign);
 
-/** `${status}#${day}`: one rollup row of counters. */
-export const dayKey = (status: ApplicationStatus, day: string) => `${status}#${day}`;
+/**
+ * `${status}#${day}`: one rollup row of counters; `${status}#${day}#${campaign}`: the
+ * same row of one campaign's applications (issue 19).
+ */
+export const dayKey = (status: ApplicationStatus, day: string, campaign?: string) =>
+  campaign ? `${status}#${day}#${campaign}` : `${status}#${day}`;
 
-export function parseDayKey(key: string): { status: ApplicationStatus; day: string } {
-  const [status, day] = key.split('#');
+export function parseDayKey(key: string): { status: ApplicationStatus; day: string; campaign?: string } {
+  const [status, day, campaign] = key.split('#');
   if (!isStatus(status) || !day || !parseDate(day)) throw new Error(`Not a day key: ${key}`);
-  return { status, day };
+  return { status, day, ...(campaign && { campaign }) };
 }
+
+/**
+ * `T#${day}#${campaign}`: the "Top campaigns" row of a campaign on a day, its counters
+ * one per status and district (topIndex), added to rather than created zero-filled.
+ */
+const TOP_PREFIX = 'T#';
+export const topKey = (day: string, campaign: string) => `${TOP_PREFIX}${day}#${campaign}`;
+export const isTopKey = (key: string) => key.startsWith(TOP_PREFIX);
+export const topIndex = (status: ApplicationStatus, district: number) =>
+  applicationStatuses.indexOf(status) * reportDistricts.length + district;
 
 /** Indexes into a day's flat counters (district × COUNTERS_PER_CELL + counter). */
 function counterIndexes(cell: CountedCell): [number, number, number] {
@@ -122,6 +143,12 @@ export class CounterDelta {
     if (!cell) return this;
     const key = dayKey(cell.status, cell.day);
     for (const index of counterIndexes(cell)) this.addCounter(key, index, sign);
+    if (cell.campaign) {
+      const campaignKey = dayKey(cell.status, cell.day, cell.campaign);
+      for (const index of counterIndexes(cell)) this.addCounter(campaignKey, index, sign);
+      const district = districtIndex.get(cell.district) ?? reportDistricts.length - 1;
+      this.addCounter(topKey(cell.day, cell.campaign), topIndex(cell.status, district), sign);
+    }
     this.statuses.set(cell.status, (this.statuses.get(cell.status) ?? 0) + sign);
     return this;
   }
@@ -183,6 +210,7 @@ export interface AgeCorrection {
   readonly district: string;
   readonly from: AgeBucket;
   readonly to: AgeBucket;
+  readonly campaign?: string;
 }
 
 /** The correction for one counted cell on day `on`, if its bucket has changed since it was counted. */
@@ -190,7 +218,14 @@ export function ageCorrection(cell: CountedCell, on: string): AgeCorrection | un
   if (!cell.birthDate) return undefined;
   const now = ageBucketOn(cell.birthDate, on);
   if (now === cell.age) return undefined;
-  return { day: cell.day, status: cell.status, district: cell.district, from: cell.age, to: now };
+  return {
+    day: cell.day,
+    status: cell.status,
+    district: cell.district,
+    from: cell.age,
+    to: now,
+    ...(cell.campaign && { campaign: cell.campaign }),
+  };
 }
 
 const zeroByStatus = (): Record<ApplicationStatus, number> =>
@@ -205,12 +240,49 @@ export interface FoldInput {
   readonly filters: ReportFilters;
   /** The resolved range (null: no data and no bound). */
   readonly range: { readonly from: string; readonly to: string } | null;
+  /** The day rows: a campaign's own when the filters name one. */
   readonly days: readonly DayCounters[];
   readonly corrections: readonly AgeCorrection[];
+  /** The "Top campaigns" rows of the range (absent: no such series). */
+  readonly top?: readonly TopRow[];
+}
+
+/** One campaign's counters on one day, by topIndex (status × district). */
+export interface TopRow {
+  readonly day: string;
+  readonly campaign: string;
+  readonly counts: ReadonlyMap<number, number>;
+}
+
+/** Applications and approvals per campaign within the filters, most first (ties by id), ten. */
+function topCampaigns(
+  top: readonly TopRow[],
+  filters: ReportFilters,
+  rows: readonly number[],
+  inRange: (d: string) => boolean,
+) {
+  const sums = new Map<string, { applications: number; approved: number }>();
+  for (const { day, campaign, counts } of top) {
+    if (!inRange(day) || (filters.campaign && campaign !== filters.campaign)) continue;
+    const sum = sums.get(campaign) ?? { applications: 0, approved: 0 };
+    for (const status of filters.statuses) {
+      for (const row of rows) {
+        const n = counts.get(topIndex(status, row)) ?? 0;
+        sum.applications += n;
+        if (status === 'approved') sum.approved += n;
+      }
+    }
+    sums.set(campaign, sum);
+  }
+  return [...sums]
+    .map(([campaign, s]) => ({ campaign, ...s }))
+    .filter((c) => c.applications > 0)
+    .sort((a, b) => b.applications - a.applications || (a.campaign < b.campaign ? -1 : 1))
+    .slice(0, 10);
 }
 
 /** The figures of spec 2.4 from rollup rows (and the age corrections due since they were counted). */
-export function foldReport({ asOf, filters, range, days, corrections }: FoldInput): ReportSummary {
+export function foldReport({ asOf, filters, range, days, corrections, top = [] }: FoldInput): ReportSummary {
   const statuses = new Set<string>(filters.statuses);
   const rows =
     filters.districts.length === 0
@@ -246,6 +318,7 @@ export function foldReport({ asOf, filters, range, days, corrections }: FoldInpu
   const districtsIncluded = new Set(rows.map((i) => reportDistricts[i]));
   for (const c of corrections) {
     if (!statuses.has(c.status) || !inRange(c.day) || !districtsIncluded.has(c.district)) continue;
+    if (filters.campaign && c.campaign !== filters.campaign) continue;
     byAge[c.from] -= 1;
     byAge[c.to] += 1;
   }
@@ -262,6 +335,7 @@ export function foldReport({ asOf, filters, range, days, corrections }: FoldInpu
       to: filters.to,
       statuses: [...filters.statuses],
       districts: [...filters.districts],
+      ...(filters.campaign && { campaign: filters.campaign }),
     },
     range: range ? { from: range.from, to: range.to } : null,
     total,
@@ -276,5 +350,6 @@ export function foldReport({ asOf, filters, range, days, corrections }: FoldInpu
       byStatus: s,
     })),
     topDistricts: districtCounts.slice(0, 10),
+    topCampaigns: topCampaigns(top, filters, rows, inRange),
   };
 }

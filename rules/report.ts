@@ -142,11 +142,22 @@ const listParam = (code: string, allowed: readonly string[]) =>
     v.check((values) => values.every((s) => allowed.includes(s)), code),
   );
 
+/** A campaign's id as the campaign API gives it (rules/campaigns.ts); checked, never looked up. */
+export const campaignIdSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'INVALID'));
+
+const campaignParam = v.pipe(
+  optionalPiped(v.string()),
+  v.transform((s) => (s ? s.trim() : '')),
+  v.check((s) => s === '' || /^[A-Za-z0-9_-]{1,64}$/.test(s), 'INVALID_CAMPAIGN'),
+  v.transform((s) => (s ? s : null)),
+);
+
 const filterFields = {
   from: dayParam,
   to: dayParam,
   status: listParam('INVALID_STATUS', applicationStatuses),
   district: listParam('INVALID_DISTRICT', knownDistrictNames),
+  campaign: campaignParam,
 };
 
 interface RawFilters {
@@ -154,6 +165,7 @@ interface RawFilters {
   to: string | null;
   status: string[];
   district: string[];
+  campaign: string | null;
 }
 
 function checkRange(value: RawFilters, addIssue: AddFieldIssue) {
@@ -175,6 +187,7 @@ function toFilters(value: RawFilters): ReportFilters {
         ? [...applicationStatuses]
         : applicationStatuses.filter((s) => value.status.includes(s)),
     districts: knownDistrictNames.filter((d) => value.district.includes(d)),
+    ...(value.campaign && { campaign: value.campaign }),
   };
 }
 
@@ -187,12 +200,15 @@ export interface ReportFilters {
   readonly statuses: readonly ApplicationStatus[];
   /** Empty: every district (and Unknown). */
   readonly districts: readonly string[];
+  /** A campaign's id (issue 19): only what came through it. Absent or null: every application. */
+  readonly campaign?: string | null;
 }
 
 /**
  * The report filters of spec 5 as query parameters: `from`, `to` ('YYYY-MM-DD', empty
  * = no bound), `status` and `district` (comma-separated; empty = all). Field codes:
- * INVALID_DATE, RANGE_INVALID, RANGE_TOO_LONG, INVALID_STATUS, INVALID_DISTRICT.
+ * INVALID_DATE, RANGE_INVALID, RANGE_TOO_LONG, INVALID_STATUS, INVALID_DISTRICT; and
+ * `campaign` (a campaign's id, INVALID_CAMPAIGN).
  */
 export const reportFiltersSchema = v.pipe(
   requestObject(filterFields),
@@ -228,12 +244,14 @@ export function reportFiltersQuery(filters: {
   to?: string | null;
   statuses?: readonly string[];
   districts?: readonly string[];
+  campaign?: string | null;
 }): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.from) params.set('from', filters.from);
   if (filters.to) params.set('to', filters.to);
   if (filters.statuses && filters.statuses.length > 0) params.set('status', filters.statuses.join(','));
   if (filters.districts && filters.districts.length > 0) params.set('district', filters.districts.join(','));
+  if (filters.campaign) params.set('campaign', filters.campaign);
   return params;
 }
 
@@ -256,6 +274,7 @@ export const reportSummarySchema = v.object({
     to: v.nullable(v.string()),
     statuses: v.array(v.picklist(applicationStatuses)),
     districts: v.array(v.string()),
+    campaign: v.optional(v.nullable(v.string())),
   }),
   /** The days covered: the filters' bounds, an open bound taken from the data; null when there is none. */
   range: v.nullable(v.object({ from: v.string(), to: v.string() })),
@@ -270,6 +289,14 @@ export const reportSummarySchema = v.object({
   series: v.array(v.object({ day: v.string(), total: count, byStatus: byStatusSchema })),
   /** The first ten of byDistrict. */
   topDistricts: v.pipe(v.array(districtCountSchema), v.maxLength(10)),
+  /**
+   * Campaigns with applications in the report (issue 19), most first (ties by id), at most
+   * ten: `applications` as `total` counts them, `approved` those of them approved. Absent
+   * from an older server's answer.
+   */
+  topCampaigns: v.optional(
+    v.pipe(v.array(v.object({ campaign: v.string(), applications: count, approved: count })), v.maxLength(10)),
+  ),
 });
 export type ReportSummary = v.InferOutput<typeof reportSummarySchema>;
 

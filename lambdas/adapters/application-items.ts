@@ -42,6 +42,11 @@ export const phoneGuardKey = (phone: string) => `PHONE#${phone}`;
 export const submittedSortPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z#([^#]+)$/;
 /** Partition value of the by-district-status index; an application without a district is `Unknown`'s. */
 export const districtStatus = (district: string | undefined, status: string) => `${district ?? 'Unknown'}#${status}`;
+/** Partition value of the by-campaign-status index (issue 19). */
+export const campaignStatus = (campaign: string, status: string) => `${campaign}#${status}`;
+/** Partition value of the by-campaign-district-status index; no district is `Unknown`'s. */
+export const campaignDistrictStatus = (campaign: string, district: string | undefined, status: string) =>
+  `${campaign}#${districtStatus(district, status)}`;
 /** The partition value of the by-submitted index: every application shares it. */
 export const allApplications = 'APP';
 
@@ -57,6 +62,9 @@ export const listingIndexes = {
   status: indexNamed('by-status'),
   district: indexNamed('by-district'),
   districtStatus: indexNamed('by-district-status'),
+  campaign: indexNamed('by-campaign'),
+  campaignStatus: indexNamed('by-campaign-status'),
+  campaignDistrictStatus: indexNamed('by-campaign-district-status'),
 } as const;
 export const sortKeyName = 'submitted_sort';
 
@@ -69,14 +77,23 @@ export function indexKeys(a: {
   submitted_at: string;
   revenue_district?: string;
   application_status: ApplicationStatus;
+  /** The campaign it came through (rules/campaigns.ts ApplicationSource), if any. */
+  campaign_id?: string;
 }) {
   return {
     pk: applicationKey(a.id),
     list_pk: allApplications,
     submitted_sort: `${a.submitted_at}#${a.id}`,
     district_status: districtStatus(a.revenue_district, a.application_status),
+    ...(a.campaign_id && campaignKeys(a.campaign_id, a.revenue_district, a.application_status)),
   };
 }
+
+/** The campaign indexes' status-bearing keys (by-campaign reads `campaign_id` itself). */
+export const campaignKeys = (campaign: string, district: string | undefined, status: string) => ({
+  campaign_status: campaignStatus(campaign, status),
+  campaign_district_status: campaignDistrictStatus(campaign, district, status),
+});
 
 /** The item of a new application submitted through the form. */
 export function toStoredItem(application: NewApplication, status: ApplicationStatus = 'pending') {

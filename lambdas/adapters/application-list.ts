@@ -19,6 +19,7 @@ function planOf(filters: ScopedApplicationFilters) {
     streams: planStreams({
       ...(filters.status && { statuses: [filters.status] }),
       districts: districtsOf(filters),
+      ...(filters.campaign && { campaign: filters.campaign }),
     }),
     bounds: sortKeyBounds(filters),
   };

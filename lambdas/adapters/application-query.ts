@@ -4,6 +4,8 @@ import { applicationStatuses, type ApplicationStatus } from '../../rules/applica
 import { istEndOfDay, istStartOfDay, parseDate } from '../../rules/ist';
 import {
   allApplications,
+  campaignDistrictStatus,
+  campaignStatus,
   districtStatus,
   listingIndexes,
   sortKeyName,
@@ -13,7 +15,8 @@ import {
 // The one query planner of the applications table's listings: the dashboard's page
 // (application-list.ts), the report's raw rows and the exports (application-rows.ts).
 // The index follows the filters: by-submitted (no filter), by-status (some statuses),
-// by-district (some districts, all statuses), by-district-status (a few pairs); the IST
+// by-district (some districts, all statuses), by-district-status (a few pairs), and for
+// a campaign (issue 19) by-campaign, by-campaign-status or by-campaign-district-status; the IST
 // days are a key condition on `submitted_sort` (`<ISO time>#<id>`). Several keys are
 // merged by sort key (k-way merge), each read lazily in small pages, so that a page
 // reads about as many items as it returns plus a few per key. One cursor format for
@@ -33,12 +36,15 @@ interface Selection {
   readonly statuses?: readonly ApplicationStatus[];
   /** Empty: every district (and Unknown). */
   readonly districts: readonly string[];
+  /** A campaign's id: only the applications that came through it (issue 19). */
+  readonly campaign?: string | null;
 }
 
 /** Pairs beyond which by-district + a status filter beats one query per pair. */
 const MAX_PAIR_KEYS = 24;
 
-export function planStreams({ statuses, districts }: Selection): Stream[] {
+export function planStreams({ statuses, districts, campaign }: Selection): Stream[] {
+  if (campaign) return planCampaignStreams(campaign, statuses, districts);
   const allStatuses = !statuses || statuses.length === applicationStatuses.length;
   // Statuses outside the selection never show: where the index does not narrow them, filter.
   const keep = statuses && { statuses };
@@ -57,6 +63,33 @@ export function planStreams({ statuses, districts }: Selection): Stream[] {
     return districts.flatMap((d) => statuses.map((s) => stream(pair, districtStatus(d, s))));
   }
   return districts.map((d) => stream(district, d, keep));
+}
+
+/**
+ * A campaign's applications, always from keys that hold only what the filters select
+ * (never a FilterExpression: a campaign's rare status would read its every application):
+ * the campaign (by-campaign), one key per status (by-campaign-status), or one per
+ * district and status (by-campaign-district-status; a coordinator's 6 districts and
+ * every status are 24 keys, the most a page merges in practice).
+ */
+function planCampaignStreams(
+  campaign: string,
+  statuses: readonly ApplicationStatus[] | undefined,
+  districts: readonly string[],
+): Stream[] {
+  const { campaign: byCampaign, campaignStatus: byStatus, campaignDistrictStatus: byPair } = listingIndexes;
+  const stream = (index: typeof byCampaign, keyValue: string): Stream => ({
+    index: index.indexName,
+    keyName: index.keyName,
+    keyValue,
+  });
+  const allStatuses = !statuses || statuses.length === applicationStatuses.length;
+  const selected = statuses ?? applicationStatuses;
+  if (districts.length === 0) {
+    if (allStatuses) return [stream(byCampaign, campaign)];
+    return selected.map((s) => stream(byStatus, campaignStatus(campaign, s)));
+  }
+  return districts.flatMap((d) => selected.map((s) => stream(byPair, campaignDistrictStatus(campaign, d, s))));
 }
 
 interface SortKeyBounds {
@@ -137,12 +170,7 @@ function streamQuery(tableName: string, stream: Stream, bounds: SortKeyBounds, o
 }
 
 /** A lazily read, newest-first sequence of one index key. */
-function openStream(
-  db: Db,
-  input: ReturnType<typeof streamQuery>,
-  chunk: number,
-  counter: { scanned: number },
-) {
+function openStream(db: Db, input: ReturnType<typeof streamQuery>, chunk: number, counter: { scanned: number }) {
   const buffer: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   let done = false;

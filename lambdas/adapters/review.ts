@@ -12,7 +12,7 @@ import * as v from 'valibot';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
 import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope';
-import { applicationKey, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
+import { applicationKey, campaignKeys, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
 import { type ApplicationRepository, makeApplicationRepository } from './applications';
 import { type ReadScope, scopeKey } from './read-audit';
 
@@ -95,6 +95,9 @@ async function changeStatus(
     const sameDistrict = scope.districts ? ' AND revenue_district = :district' : '';
     // Setting the status it already has changes nothing, so nothing goes in the trail.
     if (from === status) return 'unchanged';
+    // The campaign indexes' keys carry the status too (issue 19).
+    const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
+    const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
     try {
       await db.send(
         new TransactWriteCommand({
@@ -103,7 +106,7 @@ async function changeStatus(
               Update: {
                 TableName: tables.applications,
                 Key: { pk: applicationKey(id) },
-                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now`,
+                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}`,
                 ConditionExpression: `application_status = :from${sameDistrict}`,
                 ExpressionAttributeValues: {
                   ...(sameDistrict && { ':district': current.revenue_district }),
@@ -111,6 +114,10 @@ async function changeStatus(
                   ':from': from,
                   ':now': now.toISOString(),
                   ':ds': districtStatus(current.revenue_district, status),
+                  ...(campaign && {
+                    ':cs': campaignKeys(campaign, current.revenue_district, status).campaign_status,
+                    ':cds': campaignKeys(campaign, current.revenue_district, status).campaign_district_status,
+                  }),
                 },
               },
             },

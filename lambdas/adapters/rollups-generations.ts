@@ -6,12 +6,11 @@ import { ignoreConditionFailed, retryConflicts, scanPages } from '../lib/dynamo'
 import { readMeta } from './rollups-reader';
 import {
   activeGenerations,
-  counterUpdate,
-  daysPk,
   generationPrefix,
   metaKey,
   parseMeta,
   type RollupsMeta,
+  rowUpdate,
   splitCounters,
   totalsKey,
   totalsUpdate,
@@ -77,13 +76,7 @@ export function makeRollupsGenerations(db: Db, tableName: string): RollupsGenera
       const update = (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>) =>
         updates.push(retryConflicts(() => db.send(new UpdateCommand({ TableName: tableName, ...input }))));
       for (const [key, changes] of counters) {
-        for (const part of splitCounters(changes)) {
-          update({
-            Key: { pk: daysPk(gen), sk: key },
-            ...counterUpdate(part),
-            ConditionExpression: 'attribute_exists(pk)',
-          });
-        }
+        for (const part of splitCounters(changes)) update(rowUpdate(gen, key, part));
       }
       const totals = totalsUpdate(statuses);
       if (totals) update({ Key: totalsKey(gen), ...totals });

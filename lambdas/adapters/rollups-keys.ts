@@ -2,7 +2,14 @@ import * as v from 'valibot';
 import { tables } from '../../contracts/table-definitions';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { ageBuckets, COUNTERS_PER_CELL, genderKeys, memberKeys } from '../../rules/report';
-import { type CountedCell, type DayCounters, parseDayKey } from '../../rules/report-counters';
+import {
+  type CountedCell,
+  type DayCounters,
+  dayKey,
+  isTopKey,
+  parseDayKey,
+  type TopRow,
+} from '../../rules/report-counters';
 
 // The report rollups in their table (contracts/table-definitions.ts `rollups`):
 //
@@ -11,6 +18,11 @@ import { type CountedCell, type DayCounters, parseDayKey } from '../../rules/rep
 //                                    (aged_through, aging_to)
 //   G#g#DAYS  <status>#<YYYY-MM-DD>  one row per IST day and status: counters c[district][12],
 //                                    created zero-filled (COUNTER_BIAS), the same size every row
+//   G#g#CDAYS#campaign <status>#<YYYY-MM-DD>  the same day rows of one campaign's
+//                                    applications (issue 19), created as the others
+//   G#g#TOP   <YYYY-MM-DD>#<campaign> the "Top campaigns" row: n<i> per status and district
+//                                    (topIndex), added to (ADD) rather than created; only
+//                                    days a campaign had applications have one
 //   G#g#TOTALS TOTALS                all-time count per status; first_day and last_day
 //   G#g#APP#id STATE                 what one application is counted as (cell, rev, stream
 //                                    sequence); on the birthday index while it counts
@@ -47,6 +59,8 @@ export const COUNTER_BIAS = 1;
 export const metaKey = { pk: 'META', sk: 'META' } as const;
 export const daysPk = (gen: string) => `G#${gen}#DAYS`;
 export const totalsKey = (gen: string) => ({ pk: `G#${gen}#TOTALS`, sk: 'TOTALS' });
+export const campaignDaysPk = (gen: string, campaign: string) => `G#${gen}#CDAYS#${campaign}`;
+export const topPk = (gen: string) => `G#${gen}#TOP`;
 export const stateKey = (gen: string, id: string) => ({ pk: `G#${gen}#APP#${id}`, sk: 'STATE' });
 /** Every item of a generation has a partition key that starts so. */
 export const generationPrefix = (gen: string) => `G#${gen}#`;
@@ -99,6 +113,7 @@ const stateItemSchema = v.object({
   age: v.optional(v.picklist(ageBuckets)),
   age_day: v.optional(v.string()),
   birth_date: v.optional(v.string()),
+  campaign: v.optional(v.string()),
 });
 
 export function parseState(item: Record<string, unknown>): RollupState {
@@ -113,6 +128,7 @@ export function parseState(item: Record<string, unknown>): RollupState {
           member: s.member,
           age: s.age,
           ...(s.birth_date && { birthDate: s.birth_date }),
+          ...(s.campaign && { campaign: s.campaign }),
         }
       : undefined;
   return {
@@ -139,6 +155,7 @@ export function stateItem(gen: string, state: RollupState): Record<string, unkno
       member: cell.member,
       age: cell.age,
       ...(state.ageDay && { age_day: state.ageDay }),
+      ...(cell.campaign && { campaign: cell.campaign }),
       // Sparse index: only counted states with a valid date of birth can change bucket.
       ...(cell.birthDate && { birth_date: cell.birthDate, birthday: birthdayPk(gen, cell.birthDate) }),
     }),
@@ -203,6 +220,39 @@ export function counterUpdate(counters: ReadonlyMap<number, number>): {
     UpdateExpression: `SET ${terms.join(', ')}`,
     ExpressionAttributeValues: Object.fromEntries([...values].map(([n, name]) => [name, n])),
   };
+}
+
+/**
+ * The key and update of one row's counter changes (a key of CounterDelta: a day row, a
+ * campaign's day row, or a "Top campaigns" row). Day rows must exist (ensureDays): their
+ * update is conditioned on it; a Top row is created by its first ADD.
+ */
+export function rowUpdate(gen: string, key: string, changes: ReadonlyMap<number, number>) {
+  if (isTopKey(key)) {
+    const terms = [...changes].filter(([, n]) => n !== 0);
+    return {
+      Key: { pk: topPk(gen), sk: key.slice(2) },
+      UpdateExpression: `ADD ${terms.map(([i], j) => `n${i} :v${j}`).join(', ')}`,
+      ExpressionAttributeValues: Object.fromEntries(terms.map(([, n], j) => [`:v${j}`, n])),
+    };
+  }
+  const { status, day, campaign } = parseDayKey(key);
+  return {
+    Key: { pk: campaign ? campaignDaysPk(gen, campaign) : daysPk(gen), sk: dayKey(status, day) },
+    ...counterUpdate(changes),
+    ConditionExpression: 'attribute_exists(pk)',
+  };
+}
+
+/** A "Top campaigns" row as stored. */
+export function parseTopRow(item: Record<string, unknown>): TopRow {
+  const sk = String(item.sk);
+  const split = sk.indexOf('#');
+  const counts = new Map<number, number>();
+  for (const [name, value] of Object.entries(item)) {
+    if (/^n\d+$/.test(name) && typeof value === 'number' && value !== 0) counts.set(Number(name.slice(1)), value);
+  }
+  return { day: sk.slice(0, split), campaign: sk.slice(split + 1), counts };
 }
 
 /** Splits one day row's changes into updates small enough for one expression each. */

@@ -1,18 +1,21 @@
 import { type Db, GetCommand } from '../lib/db';
 import type { ApplicationStatus } from '../../rules/application';
-import { type DayCounters, dayKey } from '../../rules/report-counters';
+import { type DayCounters, dayKey, type TopRow } from '../../rules/report-counters';
 import { queryAll } from '../lib/dynamo';
 import {
   BIRTHDAY_INDEX,
   birthdayPk,
+  campaignDaysPk,
   daysPk,
   metaKey,
   parseDayRow,
   parseMeta,
   parseState,
+  parseTopRow,
   parseTotals,
   type RollupState,
   type RollupsMeta,
+  topPk,
   type Totals,
   totalsKey,
 } from './rollups-keys';
@@ -22,19 +25,26 @@ import {
 export interface RollupsReader {
   /** META; consistent unless asked otherwise. Undefined before the first write. */
   getMeta(consistent?: boolean): Promise<RollupsMeta | undefined>;
-  /** The day rows of the statuses from one day to another (one Query per status). */
-  readDays(gen: string, statuses: readonly ApplicationStatus[], from: string, to: string): Promise<DayCounters[]>;
+  /**
+   * The day rows of the statuses from one day to another (one Query per status): a
+   * campaign's own rows when one is named.
+   */
+  readDays(
+    gen: string,
+    statuses: readonly ApplicationStatus[],
+    from: string,
+    to: string,
+    campaign?: string | null,
+  ): Promise<DayCounters[]>;
+  /** The "Top campaigns" rows from one day to another (one Query): a row per campaign and day it had applications. */
+  readTop(gen: string, from: string, to: string): Promise<TopRow[]>;
   readTotals(gen: string): Promise<Totals>;
   /** Counted states born on any of the dates, from the birthday index (eventually consistent). */
   statesBornOn(gen: string, birthDates: readonly string[]): Promise<RollupState[]>;
 }
 
 /** META, read on its own (the writers and the ageing marker read it too). */
-export async function readMeta(
-  db: Db,
-  tableName: string,
-  consistent = true,
-): Promise<RollupsMeta | undefined> {
+export async function readMeta(db: Db, tableName: string, consistent = true): Promise<RollupsMeta | undefined> {
   const result = await db.send(new GetCommand({ TableName: tableName, Key: metaKey, ConsistentRead: consistent }));
   return result.Item ? parseMeta(result.Item) : undefined;
 }
@@ -43,17 +53,27 @@ export function makeRollupsReader(db: Db, tableName: string): RollupsReader {
   return {
     getMeta: (consistent = true) => readMeta(db, tableName, consistent),
 
-    async readDays(gen, statuses, from, to) {
+    async readDays(gen, statuses, from, to, campaign) {
+      const pk = campaign ? campaignDaysPk(gen, campaign) : daysPk(gen);
       const pages = await Promise.all(
         statuses.map((status) =>
           queryAll(db, {
             TableName: tableName,
             KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': daysPk(gen), ':from': dayKey(status, from), ':to': dayKey(status, to) },
+            ExpressionAttributeValues: { ':pk': pk, ':from': dayKey(status, from), ':to': dayKey(status, to) },
           }),
         ),
       );
       return pages.flat().map(parseDayRow);
+    },
+
+    async readTop(gen, from, to) {
+      const items = await queryAll(db, {
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': topPk(gen), ':from': from, ':to': `${to}#\uffff` },
+      });
+      return items.map(parseTopRow);
     },
 
     async readTotals(gen) {

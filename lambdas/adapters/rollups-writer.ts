@@ -1,13 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchGetCommand, type Db, isTransactionCanceled, PutCommand, TransactWriteCommand, UpdateCommand, type CancellationReason } from '../lib/db';
+import {
+  BatchGetCommand,
+  type Db,
+  isTransactionCanceled,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type CancellationReason,
+} from '../lib/db';
 import type { BatchGetCommandOutput, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
-import { dayKey, emptyCells, parseDayKey } from '../../rules/report-counters';
+import { dayKey, emptyCells, isTopKey, parseDayKey } from '../../rules/report-counters';
 import { ignoreConditionFailed, retryConflicts } from '../lib/dynamo';
 import { readMeta } from './rollups-reader';
 import {
+  campaignDaysPk,
   COUNTER_BIAS,
-  counterUpdate,
   daysPk,
   INITIAL_GENERATION,
   MAX_TRANSACTION_ITEMS,
@@ -15,6 +23,7 @@ import {
   parseState,
   type RollupState,
   type RollupsMeta,
+  rowUpdate,
   stateItem,
   stateKey,
   totalsKey,
@@ -86,19 +95,26 @@ function commitItems(
   const dayKeys: string[] = [];
   for (const [key, changes] of counters) {
     if (![...changes.values()].some((n) => n !== 0)) continue;
+    // Top rows are unconditional: never ConditionalCheckFailed, never reported missing.
     dayKeys.push(key);
-    items.push({
-      Update: {
-        TableName: tableName,
-        Key: { pk: daysPk(gen), sk: key },
-        ...counterUpdate(changes),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    });
+    items.push({ Update: { TableName: tableName, ...rowUpdate(gen, key, changes) } });
   }
   const totals = totalsUpdate(statuses);
   if (totals) items.push({ Update: { TableName: tableName, Key: totalsKey(gen), ...totals } });
   return { items, dayKeys };
+}
+
+/** The day rows of changed keys: per day (and campaign), its four statuses' rows; Top rows need no creation. */
+function dayRowsOf(keys: readonly string[]): string[] {
+  const days = new Map(
+    keys
+      .filter((k) => !isTopKey(k))
+      .map((k) => parseDayKey(k))
+      .map(({ day, campaign }) => [`${day}#${campaign ?? ''}`, { day, campaign }]),
+  );
+  return [...days.values()].flatMap(({ day, campaign }) =>
+    applicationStatuses.map((status) => dayKey(status, day, campaign)),
+  );
 }
 
 export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
@@ -112,18 +128,24 @@ export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
 
   /** Creates one day row if absent and widens the generation's first and last day to it. */
   const createDay = async (gen: string, key: string) => {
-    const { day } = parseDayKey(key);
+    const { status, day, campaign } = parseDayKey(key);
+    const pk = campaign ? campaignDaysPk(gen, campaign) : daysPk(gen);
     await ignoreConditionFailed(
       retryConflicts(() =>
         db.send(
           new PutCommand({
             TableName: tableName,
-            Item: { pk: daysPk(gen), sk: key, c: emptyCells().map((row) => row.map((n) => n + COUNTER_BIAS)) },
+            Item: { pk, sk: dayKey(status, day), c: emptyCells().map((row) => row.map((n) => n + COUNTER_BIAS)) },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         ),
       ),
     );
+    // A campaign's days are days of the generation's own rows, which widen the range.
+    if (campaign) {
+      knownDays.add(`${gen}|${key}`);
+      return;
+    }
     // Idempotent widening, run on every creation attempt so that a crash between
     // the two writes is repaired by the next one.
     for (const [attribute, comparison] of [
@@ -184,10 +206,7 @@ export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
     },
 
     async ensureDays(gen, keys, recheck = false) {
-      const days = new Set(keys.map((k) => parseDayKey(k).day));
-      const missing = [...days]
-        .flatMap((day) => applicationStatuses.map((status) => dayKey(status, day)))
-        .filter((k) => recheck || !knownDays.has(`${gen}|${k}`));
+      const missing = dayRowsOf(keys).filter((k) => recheck || !knownDays.has(`${gen}|${k}`));
       await Promise.all(missing.map((key) => createDay(gen, key)));
     },
 
@@ -199,7 +218,7 @@ export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
         await db.send(new TransactWriteCommand({ TransactItems: items }));
         return { kind: 'committed' };
       } catch (error) {
-        if (!(isTransactionCanceled(error))) throw error;
+        if (!isTransactionCanceled(error)) throw error;
         const reasons: CancellationReason[] = error.CancellationReasons ?? [];
         const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
         return {

@@ -22,6 +22,7 @@ export function totalFromRollups(
             to: filters.to ?? null,
             statuses: filters.status ? [filters.status] : applicationStatuses,
             districts: districtsOf(filters),
+            campaign: filters.campaign ?? null,
           },
           clock(),
         );

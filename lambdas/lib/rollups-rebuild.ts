@@ -87,6 +87,7 @@ const countedFields = [
   'gender',
   'date_of_birth',
   'is_already_member',
+  'campaign_id',
 ];
 
 interface Copied {

@@ -17,6 +17,7 @@ function storeSpanning(firstDay: string, lastDay: string) {
       return Promise.resolve([]);
     },
     statesBornOn: () => Promise.resolve([]),
+    readTop: () => Promise.resolve([]),
   } as unknown as RollupsReader;
   return { store, asked };
 }

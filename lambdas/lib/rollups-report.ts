@@ -14,7 +14,9 @@ import { pendingAgeCorrections } from './rollups-ageing';
 import { AppError } from './http';
 
 // The report from the rollups: META (1 item), the day rows of the selected statuses and
-// days (one Query per status), the totals item only when a bound is open, and the
+// days (one Query per status; a campaign's own rows when it filters by one), the "Top
+// campaigns" rows of the days (one Query: one row per campaign and day it had
+// applications, however many), the totals item only when a bound is open, and the
 // birthday index only for the days the ageing run has not reached. What it reads
 // depends on the days and statuses asked for, never on the number of applications.
 
@@ -52,11 +54,12 @@ export async function reportSummary(store: RollupsReader, filters: ReportFilters
   }
   const range = await resolveRange(store, meta.current, filters);
   if (!range) return foldReport({ asOf, filters, range: null, days: [], corrections: [] });
-  const [days, corrections] = await Promise.all([
-    store.readDays(meta.current, filters.statuses, range.from, range.to),
+  const [days, corrections, top] = await Promise.all([
+    store.readDays(meta.current, filters.statuses, range.from, range.to, filters.campaign),
     pendingAgeCorrections(store, meta, asOf),
+    store.readTop(meta.current, range.from, range.to),
   ]);
-  return foldReport({ asOf, filters, range, days, corrections });
+  return foldReport({ asOf, filters, range, days, corrections, top });
 }
 
 /**
@@ -66,13 +69,13 @@ export async function reportSummary(store: RollupsReader, filters: ReportFilters
 export async function reportTotal(store: RollupsReader, filters: ReportFilters, now: Date): Promise<number> {
   const meta = await store.getMeta(false);
   if (!meta) return 0;
-  if (!filters.from && !filters.to && filters.districts.length === 0) {
+  if (!filters.from && !filters.to && filters.districts.length === 0 && !filters.campaign) {
     const { byStatus } = await store.readTotals(meta.current);
     return filters.statuses.reduce((sum, s) => sum + byStatus[s], 0);
   }
   const range = await resolveRange(store, meta.current, filters, false);
   if (!range) return 0;
-  const days = await store.readDays(meta.current, filters.statuses, range.from, range.to);
+  const days = await store.readDays(meta.current, filters.statuses, range.from, range.to, filters.campaign);
   return foldReport({ asOf: istDay(now), filters, range, days, corrections: [] }).total;
 }
 

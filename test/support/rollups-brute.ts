@@ -9,6 +9,8 @@ export interface BruteFilters {
   to?: string;
   statuses?: readonly Status[];
   districts?: readonly string[];
+  /** A campaign's id: only the items that carry it (issue 19). */
+  campaign?: string;
 }
 
 export interface BruteReport {
@@ -74,6 +76,7 @@ export function bruteForceReport(
     const district =
       typeof item.revenue_district === 'string' && item.revenue_district ? item.revenue_district : 'Unknown';
     if (districts && !districts.has(district)) continue;
+    if (filters.campaign !== undefined && item.campaign_id !== filters.campaign) continue;
     report.total += 1;
     report.byStatus[status]! += 1;
     report.byDistrict[district] = (report.byDistrict[district] ?? 0) + 1;
@@ -93,4 +96,18 @@ export function bruteForceReport(
     .sort((a, b) => b.count - a.count || a.district.localeCompare(b.district))
     .slice(0, 10);
   return report;
+}
+
+/** Applications and approvals per campaign within the filters (less the campaign's own), most first, ten. */
+export function bruteTopCampaigns(items: readonly Record<string, unknown>[], filters: BruteFilters, today: string) {
+  const campaigns = [...new Set(items.map((i) => i.campaign_id).filter((c): c is string => typeof c === 'string'))];
+  return campaigns
+    .filter((c) => filters.campaign === undefined || c === filters.campaign)
+    .map((campaign) => {
+      const report = bruteForceReport(items, { ...filters, campaign }, today);
+      return { campaign, applications: report.total, approved: report.byStatus.approved ?? 0 };
+    })
+    .filter((c) => c.applications > 0)
+    .sort((a, b) => b.applications - a.applications || (a.campaign < b.campaign ? -1 : 1))
+    .slice(0, 10);
 }

@@ -20,6 +20,8 @@ export const staffKeys = {
   reportSummary: (query: string) => ['reports', 'summary', query] as const,
   reportRowLists: ['reports', 'rows'] as const,
   reportRows: (query: string) => ['reports', 'rows', query] as const,
+  /** The campaigns' names (issue 19): the campaign filters and "Top campaigns". */
+  campaigns: ['campaigns'] as const,
   /** The Staff page's list of the staff pool's members (admins only). */
   staff: ['staff'] as const,
 };

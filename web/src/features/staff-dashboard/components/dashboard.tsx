@@ -12,6 +12,7 @@ import { ApplicationsTable } from './applications-table';
 import { BulkBar } from './bulk-bar';
 import { EraseDialog } from './erase-dialog';
 import { ExportButton } from './export-button';
+import { useCampaigns } from '../../../lib/staff-campaigns';
 import { FiltersForm } from './filters-form';
 import { Pager } from './pager';
 import { StatsCards } from './stats-cards';
@@ -32,6 +33,7 @@ export function Dashboard() {
   const nav = useListParams();
   const { params } = nav;
   const list = useApplications(params);
+  const campaigns = useCampaigns();
   const [selection, setSelection] = useState<Scoped | null>(null);
   const [expansion, setExpansion] = useState<Scoped | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -83,7 +85,12 @@ export function Dashboard() {
 
       <StatsCards />
 
-      <FiltersForm key={JSON.stringify(params.filters)} filters={params.filters} onApply={nav.applyFilters} />
+      <FiltersForm
+        key={JSON.stringify(params.filters)}
+        filters={params.filters}
+        onApply={nav.applyFilters}
+        campaigns={campaigns}
+      />
 
       <Toolbar params={params} onPageSize={nav.setPageSize} />
 

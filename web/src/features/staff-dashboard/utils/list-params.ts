@@ -19,6 +19,8 @@ export interface ListFilters {
   readonly district?: string;
   readonly from?: string;
   readonly to?: string;
+  /** A campaign's id (issue 19). */
+  readonly campaign?: string;
 }
 
 export interface ListParams {
@@ -30,7 +32,7 @@ export interface ListParams {
   readonly cursor?: string;
 }
 
-export const filterKeys = ['q', 'status', 'district', 'from', 'to'] as const;
+export const filterKeys = ['q', 'status', 'district', 'from', 'to', 'campaign'] as const;
 /** The filters the address bar holds: all but the search term. */
 const addressKeys = filterKeys.filter((key) => key !== 'q');
 
@@ -47,6 +49,7 @@ export function cleanFilters(
   const district = raw.district && districtNames.has(raw.district) ? raw.district : undefined;
   let from = raw.from && parseDate(raw.from) ? raw.from : undefined;
   let to = raw.to && parseDate(raw.to) ? raw.to : undefined;
+  const campaign = raw.campaign && /^[A-Za-z0-9_-]{1,64}$/.test(raw.campaign) ? raw.campaign : undefined;
   if (from && to && from > to) {
     from = undefined;
     to = undefined;
@@ -57,6 +60,7 @@ export function cleanFilters(
     ...(district && { district }),
     ...(from && { from }),
     ...(to && { to }),
+    ...(campaign && { campaign }),
   };
 }
 

@@ -3,7 +3,9 @@ import { useTranslation } from '../../../i18n/use-translation';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { knownDistrictNames } from '../../../../../rules/report';
 import { parseDate } from '../../../../../rules/ist';
+import { CampaignSelect } from '../../../components/campaign-select';
 import { DateInput } from '../../../components/date-input';
+import type { Campaign } from '../../../../../rules/campaigns';
 import type { ReportParamsUpdate } from '../hooks/use-report-params';
 import { districtLabel } from '../../../lib/staff-format';
 import { useScopedDistricts } from '../../../lib/staff-session';
@@ -13,16 +15,34 @@ import {
   statusFilterLabel,
   toggleDistrict,
   toggleStatus,
+  withCampaign,
 } from '../utils/report-params';
 
-/** From, To (dd/mm/yyyy), statuses and every district; every change applies at once (and goes to the URL). */
-export function FilterPanel({
-  params,
-  onChange,
-}: {
-  params: ReportParams;
-  onChange: (update: ReportParamsUpdate) => void;
-}) {
+interface FilterPanelProps {
+  readonly params: ReportParams;
+  readonly onChange: (update: ReportParamsUpdate) => void;
+  /** The campaign filter's choices (issue 19). */
+  readonly campaigns?: readonly Campaign[];
+}
+
+/** The campaign filter (issue 19): applies at once, as every filter of the panel. */
+function CampaignFilter({ id, params, onChange, campaigns = [] }: FilterPanelProps & { id: string }) {
+  const { t, i18n } = useTranslation('staff');
+  return (
+    <CampaignSelect
+      id={id}
+      label={t('reports.campaign')}
+      allLabel={t('reports.allCampaigns')}
+      campaigns={campaigns}
+      language={i18n.language}
+      value={params.campaign ?? ''}
+      onChange={(campaign) => onChange((p) => withCampaign(p, campaign))}
+    />
+  );
+}
+
+/** From, To (dd/mm/yyyy), campaign, statuses and every district; every change applies at once (and goes to the URL). */
+export function FilterPanel({ params, onChange, campaigns = [] }: FilterPanelProps) {
   const { t, i18n } = useTranslation('staff');
   const id = useId();
   const tamil = i18n.language === 'ta';
@@ -67,6 +87,7 @@ export function FilterPanel({
           </div>
         ))}
       </div>
+      <CampaignFilter id={`${id}-campaign`} params={params} onChange={onChange} campaigns={campaigns} />
       <fieldset className="report-filter-group" data-testid="status-filter">
         <legend className="field-label">{t('reports.statuses')}</legend>
         <div className="report-checks">

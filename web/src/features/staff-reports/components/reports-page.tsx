@@ -8,7 +8,17 @@ import { errorText } from '../../../i18n/error-text';
 import { staffPaths } from '../../../staff-paths';
 import { useReportParams } from '../hooks/use-report-params';
 import { useReportSummary } from '../hooks/use-report-summary';
-import { ageData, genderData, memberData, seriesData, statusData, topDistrictData } from '../utils/chart-data';
+import {
+  ageData,
+  genderData,
+  memberData,
+  seriesData,
+  statusData,
+  topCampaignData,
+  topDistrictData,
+} from '../utils/chart-data';
+import { campaignLabel, useCampaigns } from '../../../lib/staff-campaigns';
+import { TopCampaignsChart } from './campaign-chart';
 import { districtLabel, formatCount } from '../../../lib/staff-format';
 import { reportProblem } from '../utils/report-params';
 import { FilterPanel } from './filter-panel';
@@ -28,6 +38,7 @@ export function ReportsPage() {
   const lang = i18n.language;
   const unknown = t('reports.unknown');
   const district = (name: string) => districtLabel(name, lang, unknown);
+  const campaigns = useCampaigns();
 
   return (
     <div className="reports">
@@ -42,7 +53,7 @@ export function ReportsPage() {
         </Link>
       </header>
 
-      <FilterPanel params={params} onChange={setParams} />
+      <FilterPanel params={params} onChange={setParams} campaigns={campaigns} />
 
       {problem && (
         <div className="alert alert-error report-error" role="alert" data-testid="report-error">
@@ -122,6 +133,10 @@ export function ReportsPage() {
               data={statusData(data).map((d) => ({ ...d, label: t(`status.${d.id as 'pending'}`) }))}
             />
             <DailyStatusBars title={t('reports.dailyByStatus')} points={seriesData(data)} />
+            <TopCampaignsChart
+              title={t('reports.topCampaigns')}
+              data={topCampaignData(data).map((c) => ({ ...c, label: campaignLabel(campaigns, c.id, lang) }))}
+            />
           </div>
         </div>
       )}

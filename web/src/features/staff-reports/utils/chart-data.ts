@@ -34,6 +34,10 @@ export const topDistrictData = (s: ReportSummary): Slice[] =>
 
 export const seriesData = (s: ReportSummary): DayPoint[] => s.series;
 
+/** "Top campaigns" (issue 19): applications and approvals per campaign, most first (as the API orders them). */
+export const topCampaignData = (s: ReportSummary): { id: string; applications: number; approved: number }[] =>
+  (s.topCampaigns ?? []).map((c) => ({ id: c.campaign, applications: c.applications, approved: c.approved }));
+
 export const hasAny = (slices: readonly { value: number }[]): boolean => slices.some((d) => d.value > 0);
 export const seriesHasAny = (points: readonly DayPoint[]): boolean => points.some((p) => p.total > 0);
 

@@ -37,6 +37,15 @@ describe('report filters in the URL', () => {
     expect(parse(reportParamsToSearch(params).toString())).toEqual(params);
   });
 
+  it('keeps a campaign (issue 19) in the URL, and leaves it out by default', () => {
+    const params = parse('campaign=camp-1&status=approved');
+    expect(params.campaign).toBe('camp-1');
+    expect(isDefaultReport(params)).toBe(false);
+    expect(reportParamsToSearch(params).toString()).toBe('status=approved&campaign=camp-1');
+    expect(parse('campaign=not%20an%20id').campaign).toBeUndefined();
+    expect(isDefaultReport(parse('campaign=camp-1'))).toBe(false);
+  });
+
   it('drops what the report API would refuse', () => {
     expect(parse('from=2026-02-30&to=yesterday&status=bogus&district=Atlantis')).toEqual(defaultReportParams);
     expect(parse('status=approved,bogus').statuses).toEqual(['approved']);

@@ -4,7 +4,8 @@ import { parseDate } from '../../../../../rules/ist';
 import { knownDistrictNames, reportFiltersQuery, reportFiltersSchema } from '../../../../../rules/report';
 
 // The Reports page's filters as they live in the address bar: `from`, `to` (IST days,
-// 'YYYY-MM-DD'), `status` and `district` (comma-separated). Every status is the default,
+// 'YYYY-MM-DD'), `status` and `district` (comma-separated), `campaign` (a campaign's id,
+// issue 19). Every status is the default,
 // and is left out of the URL; no district means every district. Anything the report API
 // would refuse (an unknown status, a day that is not one) is dropped on reading, so a
 // hand-edited link still opens a report.
@@ -16,6 +17,8 @@ export interface ReportParams {
   readonly statuses: readonly ApplicationStatus[];
   /** Empty: every district. Sorted by name. */
   readonly districts: readonly string[];
+  /** A campaign's id; absent: every application. */
+  readonly campaign?: string;
 }
 
 export const defaultReportParams: ReportParams = {
@@ -31,6 +34,8 @@ const list = (value: string | null) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+const campaignOf = (value: string | null) => (value && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? { campaign: value } : {});
+
 const day = (value: string | null) => (value && parseDate(value) ? value : null);
 
 export function parseReportParams(search: URLSearchParams): ReportParams {
@@ -42,6 +47,7 @@ export function parseReportParams(search: URLSearchParams): ReportParams {
     to: day(search.get('to')),
     statuses: statuses.length > 0 ? statuses : applicationStatuses,
     districts: knownDistrictNames.filter((d) => districts.has(d)).sort((a, b) => a.localeCompare(b)),
+    ...campaignOf(search.get('campaign')),
   };
 }
 
@@ -54,6 +60,7 @@ export function reportParamsToSearch(params: ReportParams): URLSearchParams {
     to: params.to,
     statuses: allStatuses(params.statuses) ? [] : params.statuses,
     districts: params.districts,
+    campaign: params.campaign ?? null,
   });
 }
 
@@ -65,7 +72,11 @@ export function reportParamsToSearch(params: ReportParams): URLSearchParams {
 export const reportApiQuery = reportParamsToSearch;
 
 export const isDefaultReport = (params: ReportParams): boolean =>
-  params.from === null && params.to === null && allStatuses(params.statuses) && params.districts.length === 0;
+  params.from === null &&
+  params.to === null &&
+  allStatuses(params.statuses) &&
+  params.districts.length === 0 &&
+  !params.campaign;
 
 /** A status turned on or off; the last one stays on (no status would mean an empty report by mistake). */
 export function toggleStatus(params: ReportParams, status: ApplicationStatus, on: boolean): ReportParams {
@@ -81,6 +92,12 @@ export function toggleDistrict(params: ReportParams, district: string, on: boole
   if (on) set.add(district);
   else set.delete(district);
   return { ...params, districts: [...set].sort((a, b) => a.localeCompare(b)) };
+}
+
+/** The report of one campaign ('': of every application). */
+export function withCampaign(params: ReportParams, campaign: string): ReportParams {
+  const { from, to, statuses, districts } = params;
+  return { from, to, statuses, districts, ...(campaign && { campaign }) };
 }
 
 /** "UNDER REVIEW": how the filter shows a status (spec 2.4). */
