@@ -15,6 +15,7 @@ import {
   updateField,
   validateApplication,
 } from '../utils/application-form';
+import { clearAttribution, readAttribution } from '../utils/attribution';
 import { isVerificationValid, type Verification } from '../utils/flow-storage';
 
 /** A field error code the form's strings translate. */
@@ -105,7 +106,15 @@ export function useApplicationForm(
     setFailure(null);
     setSubmitting(true);
     try {
-      await submitApplication({ verificationToken: verification.token, language, application: result.application });
+      // Where the visitor came from, when the link said: a malformed code was dropped when read.
+      const attribution = readAttribution();
+      await submitApplication({
+        verificationToken: verification.token,
+        language,
+        application: result.application,
+        ...(Object.keys(attribution).length > 0 && { attribution }),
+      });
+      clearAttribution();
       props.onSubmitted();
     } catch (error) {
       const next = failureOf(error);
