@@ -77,7 +77,11 @@ export function PublicFlow() {
 
   useEffect(() => {
     // A campaign's or a member's link (?c=…, utm_…): kept for the submit, out of the first view's bundle.
-    if (window.location.search) void import('../utils/attribution').then((m) => m.captureAttribution());
+    if (!window.location.search) return;
+    import('../utils/attribution').then(
+      (m) => m.captureAttribution(),
+      () => undefined, // Offline: the address keeps the parameters, and the submit reads them from there.
+    );
   }, []);
 
   useEffect(() => {
