@@ -106,14 +106,8 @@ export function useApplicationForm(
     setFailure(null);
     setSubmitting(true);
     try {
-      // Where the visitor came from, when the link said: a malformed code was dropped when read.
-      const attribution = readAttribution();
-      await submitApplication({
-        verificationToken: verification.token,
-        language,
-        application: result.application,
-        ...(Object.keys(attribution).length > 0 && { attribution }),
-      });
+      const sent = { verificationToken: verification.token, language, application: result.application };
+      await submitApplication({ ...sent, attribution: readAttribution() });
       clearAttribution();
       props.onSubmitted();
     } catch (error) {

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   ATTRIBUTION_STORAGE_KEY,
   attributionFromSearch,
@@ -14,7 +14,6 @@ const address = () => `${window.location.pathname}${window.location.search}${win
 afterEach(() => {
   sessionStorage.clear();
   open('/');
-  vi.restoreAllMocks();
 });
 
 describe('the attribution of the first visit', () => {
@@ -73,12 +72,23 @@ describe('the attribution of the first visit', () => {
   });
 
   it('leaves the parameters in the address when the tab cannot keep them, and reads them from there', () => {
-    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
-      throw new DOMException('full', 'QuotaExceededError');
-    });
-    open('/?c=tnu234');
-    expect(captureAttribution()).toEqual({ campaign: 'tnu234' });
-    expect(address()).toBe('/?c=tnu234');
-    expect(readAttribution()).toEqual({ campaign: 'tnu234' });
+    const own = Object.getOwnPropertyDescriptor(window, 'sessionStorage');
+    const full: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> = {
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+      removeItem: () => undefined,
+    };
+    Object.defineProperty(window, 'sessionStorage', { configurable: true, value: full });
+    try {
+      open('/?c=tnu234');
+      expect(captureAttribution()).toEqual({ campaign: 'tnu234' });
+      expect(address()).toBe('/?c=tnu234');
+      expect(readAttribution()).toEqual({ campaign: 'tnu234' });
+    } finally {
+      if (own) Object.defineProperty(window, 'sessionStorage', own);
+      else Reflect.deleteProperty(window, 'sessionStorage');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { type Attribution, attributionParams, cleanAttribution } from '../../../../../rules/campaigns';
+import { type Attribution, attributionParams, cleanAttribution } from '../../../../../rules/attribution';
 
 // Where the visitor came from (issue 19): a campaign's code (`c`), a member's referral code
 // (`r`) and the UTM values of the link that opened the page, cleaned by the shared rule and
