@@ -9,10 +9,13 @@ import { type Attribution, attributionParams, cleanAttribution } from '../../../
 //   wins, as a whole; a later link in the same tab (another poster, a shared link) changes
 //   nothing until the application is sent. A link with none, or only malformed values,
 //   counts for nothing.
-// - The parameters are taken out of the address bar once kept: a reload, a bookmark or a
-//   shared screenshot then carries no one's referral code, and a reload cannot re-read
-//   them. Nothing else reads the address: the language is a stored choice, not a query
-//   parameter, and the public page has no router. Other parameters and the hash stay.
+// - The parameters are taken out of the address bar once kept (history.replaceState): a
+//   reload, a bookmark or a shared screenshot then carries no one's referral code, and the
+//   tab's copy is the one that counts. Nothing else reads the address: the language is a
+//   stored choice, not a query parameter, and the public page has no router. Other
+//   parameters and the hash stay.
+// - Read just after the first view (components/public-flow.tsx), in a chunk of its own:
+//   a page opened without parameters loads none of this.
 
 export const ATTRIBUTION_STORAGE_KEY = 'membership_attribution';
 
