@@ -76,6 +76,15 @@ export function PublicFlow() {
   const laterStrings = formStrings || i18n.exists('form.submit', { lng: i18n.language, fallbackLng: false });
 
   useEffect(() => {
+    // A campaign's or a member's link (?c=…, utm_…): kept for the submit, out of the first view's bundle.
+    if (!window.location.search) return;
+    import('../utils/attribution').then(
+      (m) => m.captureAttribution(),
+      () => undefined, // Offline: the address keeps the parameters, and the submit reads them from there.
+    );
+  }, []);
+
+  useEffect(() => {
     // After a submit only the step is kept: a reload shows the thank-you, not an empty number.
     if (submitted) writeFlow(doneSnapshot);
     else if (isBlank(snapshot)) clearFlow();

@@ -15,6 +15,7 @@ import {
   updateField,
   validateApplication,
 } from '../utils/application-form';
+import { clearAttribution, readAttribution } from '../utils/attribution';
 import { isVerificationValid, type Verification } from '../utils/flow-storage';
 
 /** A field error code the form's strings translate. */
@@ -105,7 +106,9 @@ export function useApplicationForm(
     setFailure(null);
     setSubmitting(true);
     try {
-      await submitApplication({ verificationToken: verification.token, language, application: result.application });
+      const sent = { verificationToken: verification.token, language, application: result.application };
+      await submitApplication({ ...sent, attribution: readAttribution() });
+      clearAttribution();
       props.onSubmitted();
     } catch (error) {
       const next = failureOf(error);
