@@ -104,7 +104,11 @@ export function makeCampaignStore(db: Db, tableName: string): CampaignStore {
               {
                 Put: {
                   TableName: tableName,
-                  Item: { pk: campaignCodeKey(campaign.code), campaign_id: campaign.id, created_at: campaign.created_at },
+                  Item: {
+                    pk: campaignCodeKey(campaign.code),
+                    campaign_id: campaign.id,
+                    created_at: campaign.created_at,
+                  },
                   ConditionExpression: 'attribute_not_exists(pk)',
                 },
               },
