@@ -340,12 +340,21 @@ describe('attribution at submit', () => {
     const live = await campaignOf({});
     const text = fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 120 }));
     const attribution = fc.oneof(
-      fc.anything(),
+      fc.anything({ maxDepth: 2, maxKeys: 5 }),
       fc.record(
         {
-          campaign: fc.oneof(text, fc.constant(live.code), fc.constant(` ${live.code.toUpperCase()} `), fc.anything()),
-          referral: fc.oneof(text, fc.stringMatching(new RegExp(`^[${CODE_ALPHABET}]{12}$`)), fc.anything()),
-          utm_source: fc.oneof(text, fc.anything()),
+          campaign: fc.oneof(
+            text,
+            fc.constant(live.code),
+            fc.constant(` ${live.code.toUpperCase()} `),
+            fc.anything({ maxDepth: 2, maxKeys: 5 }),
+          ),
+          referral: fc.oneof(
+            text,
+            fc.stringMatching(new RegExp(`^[${CODE_ALPHABET}]{12}$`)),
+            fc.anything({ maxDepth: 2, maxKeys: 5 }),
+          ),
+          utm_source: fc.oneof(text, fc.anything({ maxDepth: 2, maxKeys: 5 })),
           utm_medium: text,
           utm_campaign: fc.oneof(text, fc.constant('x'.repeat(101))),
         },
