@@ -103,7 +103,7 @@ describe('campaign routes', () => {
         ExpressionAttributeValues: { ':pk': CAMPAIGN_AUDIT_PK },
       }),
     );
-    expect(audit.Items?.map((i) => i.campaign_id)).toContain(first.body.id);
+    expect(audit.Items?.map((i) => String(i.campaign_id))).toContain(first.body.id);
   });
 
   it('scopes a coordinator to their districts: create, list and pause', async () => {
