@@ -63,6 +63,23 @@ const staffRoute = (method: 'GET' | 'POST', path: string): RouteDefinition => ({
   tables: [{ table: 'audit', access: 'write' }],
 });
 
+/**
+ * The campaigns (issue 19), one function: the list (any staff role; a coordinator's
+ * districts only), a new campaign and pause or resume (admins; coordinators in their
+ * districts). Each change writes an audit entry.
+ */
+const campaignRoute = (method: 'GET' | 'POST' | 'PATCH', path: string): RouteDefinition => ({
+  method,
+  path,
+  handler: 'campaigns',
+  access: 'staff',
+  ...(method === 'GET' ? { query: [] } : { adminOnly: true }),
+  tables: [
+    { table: 'campaigns', access: method === 'GET' ? 'read' : 'readwrite' },
+    ...(method === 'GET' ? [] : [{ table: 'audit', access: 'write' } as const]),
+  ],
+});
+
 export const routes: readonly RouteDefinition[] = [
   {
     method: 'GET',
@@ -141,6 +158,8 @@ export const routes: readonly RouteDefinition[] = [
     tables: [
       { table: 'applications', access: 'write' },
       { table: 'otps', access: 'write' },
+      // Attribution (issue 19): a campaign code's campaign and a referral code's member, by GetItem only.
+      { table: 'campaigns', access: 'read', items: ['CODE#*', 'CAMPAIGN#*', 'REF#*'] },
     ],
     secrets: ['signingKey'],
     sendsOutbound: true,
@@ -261,4 +280,7 @@ export const routes: readonly RouteDefinition[] = [
   staffRoute('POST', '/api/admin/staff/{sub}/disable'),
   staffRoute('POST', '/api/admin/staff/{sub}/enable'),
   staffRoute('POST', '/api/admin/staff/{sub}/reset-mfa'),
+  campaignRoute('GET', '/api/admin/campaigns'),
+  campaignRoute('POST', '/api/admin/campaigns'),
+  campaignRoute('PATCH', '/api/admin/campaigns/{id}'),
 ];

@@ -18,7 +18,15 @@ import { COGNITO_ENDPOINT_ENV, STAFF_USER_POOL_ID_ENV } from '../contracts/staff
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
 import { localSecrets, localSms, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
-import { ensureTables, localDb, localRegion, localTableNames, startDynamoDbLocal, tableEnv, type TableNames } from './dynamodb';
+import {
+  ensureTables,
+  localDb,
+  localRegion,
+  localTableNames,
+  startDynamoDbLocal,
+  tableEnv,
+  type TableNames,
+} from './dynamodb';
 import { readJson } from './http-util';
 import { outboxEntries, renderOutbox } from './outbox-page';
 import { freePort } from './ports';
@@ -33,6 +41,7 @@ import {
 import { snsEvent } from './sns-event';
 import { startSqsEndpoint } from './sqs-endpoint';
 import { startStreamPoller, type StreamPoller } from './stream-poller';
+import { seedDemoCampaigns } from './campaign-seed';
 import { startWebhookSink, type WebhookSink } from './webhook-sink';
 import { controlTierSchema, sandboxFaultModes, startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
 
@@ -207,6 +216,8 @@ export async function startLocalStack(
     stops.push(() => dynamo.stop());
     const tableNames = localTableNames('local');
     await ensureTables(dynamo.client, tableNames);
+    // Demo campaigns with fixed codes (README "Campaigns"): `/?c=state2` and the like.
+    await seedDemoCampaigns(localDb(dynamo.endpoint), tableNames.campaigns);
 
     const cognito = await startCognitoLocal({ port: await freePort(), dataDir: join(dataDir, 'cognito') });
     stops.push(() => cognito.stop());

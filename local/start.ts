@@ -1,6 +1,7 @@
 // `npm start`: the whole product on this machine, no AWS account needed.
 import { removeLocalEndpoints, writeLocalEndpoints } from '../ops/target';
 import { localConfigSchema } from './config';
+import { demoCampaignLines } from './campaign-seed';
 import { startLocalStack } from './stack';
 
 // Node 20 is supported; the SDK's notice about its future Node 22 requirement is in the README.
@@ -33,6 +34,7 @@ process.stdout.write(`
   cognito-local     ${stack.cognitoEndpoint}   (pool ${stack.pool.userPoolId}, client ${stack.pool.clientId})
   WhatsApp sandbox  ${stack.whatsAppUrl}
   SMS sandbox       ${stack.smsUrl}   (codes go by ${config.LOCAL_OTP_CHANNELS})
+  Demo campaigns    ${demoCampaignLines(stack.appUrl).join('\n                    ')}
   Data              ${config.LOCAL_PERSISTENCE === 'disk' ? config.LOCAL_DATA_DIR : 'in memory'}   (wipe: npm run local:reset)
 
   Ready. Ctrl+C stops everything.

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse';
 import { type ApplicationItem, guardItem, indexKeys } from '../lambdas/adapters/application-items';
 import { type ApplicationRepository, makeApplicationRepository } from '../lambdas/adapters/applications';
+import { makeCampaignLookup } from '../lambdas/adapters/campaigns';
 import { legacyColumns, type LegacyApplication, parseLegacyRow } from '../rules/legacy-import';
 import type { Db } from '../lambdas/lib/db';
 import { resolveTarget, targetDb } from './target';
@@ -54,11 +55,39 @@ export function importedItems(app: LegacyApplication): {
   return { guard: guardItem(app), application: { ...app, ...indexKeys(app), source: 'import' } };
 }
 
-type WriteOutcome = { kind: 'imported' } | { kind: 'present' } | { kind: 'phone-taken'; by: string };
+type WriteOutcome =
+  | { kind: 'imported' }
+  | { kind: 'present' }
+  | { kind: 'phone-taken'; by: string }
+  | { kind: 'no-campaign'; code: string };
+
+/**
+ * A row's `campaign` code as the campaign's id (read once per code). Whatever the
+ * campaign's status or dates: the application was made when it ran. Undefined: no campaign has it.
+ */
+function campaignResolver(db: Db, campaignsTable: string | undefined) {
+  const lookup = campaignsTable ? makeCampaignLookup(db, campaignsTable) : undefined;
+  const cache = new Map<string, Promise<string | undefined>>();
+  return (code: string): Promise<string | undefined> => {
+    let id = cache.get(code);
+    if (!id) {
+      id = lookup ? lookup.byCode(code).then((c) => c?.id) : Promise.resolve(undefined);
+      cache.set(code, id);
+    }
+    return id;
+  };
+}
 
 /** Through the submit handler's create transaction (lambdas/adapters/applications.ts), with no token to spend. */
-async function writeOne(applications: ApplicationRepository, app: LegacyApplication): Promise<WriteOutcome> {
-  const result = await applications.insert(importedItems(app).application);
+async function writeOne(
+  applications: ApplicationRepository,
+  campaignOf: (code: string) => Promise<string | undefined>,
+  app: LegacyApplication,
+): Promise<WriteOutcome> {
+  const campaignId = app.campaign_code ? await campaignOf(app.campaign_code) : undefined;
+  if (app.campaign_code && !campaignId) return { kind: 'no-campaign', code: app.campaign_code };
+  const item = importedItems(app).application;
+  const result = await applications.insert(campaignId ? { ...item, campaign_id: campaignId } : item);
   if (result.kind === 'already-registered') return { kind: 'phone-taken', by: result.by ?? 'another application' };
   if (result.kind === 'present') return { kind: 'present' };
   if (result.kind === 'created') return { kind: 'imported' };
@@ -68,6 +97,8 @@ async function writeOne(applications: ApplicationRepository, app: LegacyApplicat
 export async function importApplications(options: {
   db: Db;
   tableName: string;
+  /** The campaigns table, for the optional `campaign` column (rules/legacy-import.ts sourceColumns). */
+  campaignsTable?: string;
   rows: AsyncIterable<CsvRow>;
   concurrency?: number;
   onProgress?: (summary: ImportSummary) => void;
@@ -78,6 +109,7 @@ export async function importApplications(options: {
   const inFlight = new Set<Promise<void>>();
   const concurrency = options.concurrency ?? 16;
   const applications = makeApplicationRepository(options.db, options.tableName);
+  const campaignOf = campaignResolver(options.db, options.campaignsTable);
   let checkedHeader = false;
 
   for await (const { line, record } of options.rows) {
@@ -110,10 +142,12 @@ export async function importApplications(options: {
     seenIds.set(app.id, line);
     seenPhones.set(app.phone_number, line);
 
-    const task = writeOne(applications, app).then((outcome) => {
+    const task = writeOne(applications, campaignOf, app).then((outcome) => {
       if (outcome.kind === 'imported') summary.imported += 1;
       else if (outcome.kind === 'present') summary.alreadyPresent += 1;
-      else summary.rejected.push({ line, reasons: [`phone_number already has application ${outcome.by}`] });
+      else if (outcome.kind === 'no-campaign') {
+        summary.rejected.push({ line, reasons: [`campaign "${outcome.code}" names no campaign`] });
+      } else summary.rejected.push({ line, reasons: [`phone_number already has application ${outcome.by}`] });
       if ((summary.imported + summary.alreadyPresent) % 1000 === 0) options.onProgress?.(summary);
     });
     inFlight.add(task);
@@ -143,6 +177,7 @@ async function main(): Promise<number> {
   const summary = await importApplications({
     db,
     tableName: target.tableNames.applications,
+    campaignsTable: target.tableNames.campaigns,
     rows: readCsv(values.file),
     onProgress: progress,
   });

@@ -106,6 +106,11 @@ export const submitRequestSchema = requestObject({
   language: v.picklist(['en', 'ta'], 'REQUIRED'),
   termsVersion: v.literal(TERMS_VERSION, 'TERMS_REQUIRED'),
   application: v.unknown(),
+  /**
+   * Where the applicant came from (rules/campaigns.ts, `Attribution`): never checked
+   * here. The server keeps only its well-formed parts (`cleanAttribution`), never an error.
+   */
+  attribution: v.optional(v.unknown()),
 });
 
 const deliveryHandleSchema = v.pipe(

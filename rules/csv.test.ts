@@ -92,7 +92,7 @@ describe('csv files', () => {
     expect(text.split('\r\n').length).toBe(5);
   });
 
-  it('puts the spec columns first, then every other field', () => {
+  it('puts the spec columns first, then every other field, then the source', () => {
     expect(applicationExportColumns.slice(0, 8)).toEqual([
       'id',
       'name',
@@ -103,8 +103,16 @@ describe('csv files', () => {
       'application_status',
       'submitted_at',
     ]);
-    expect(applicationExportColumns).toHaveLength(20);
-    expect(new Set(applicationExportColumns).size).toBe(20);
+    expect(applicationExportColumns.slice(-6)).toEqual([
+      'campaign_code',
+      'campaign_id',
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'referrer_id',
+    ]);
+    expect(applicationExportColumns).toHaveLength(26);
+    expect(new Set(applicationExportColumns).size).toBe(26);
   });
 
   it('round-trips through a CSV parser, with the guard the only change', () => {

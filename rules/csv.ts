@@ -10,7 +10,10 @@ import { istIso } from './ist';
 export const CSV_BOM = '\uFEFF';
 const CSV_EOL = '\r\n';
 
-/** The spec's export columns first (section 7), then every other field of an application (section 3). */
+/**
+ * The spec's export columns first (section 7), then every other field of an application
+ * (section 3), then where the applicant came from (issue 19: empty when not known).
+ */
 export const applicationExportColumns = [
   'id',
   'name',
@@ -32,6 +35,12 @@ export const applicationExportColumns = [
   'want_to_join_and_volunteer',
   'motivation',
   'updated_at',
+  'campaign_code',
+  'campaign_id',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'referrer_id',
 ] as const;
 
 // A spreadsheet treats a cell starting with one of these as a formula (tab and CR too,

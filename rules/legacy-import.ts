@@ -1,3 +1,4 @@
+import { cleanAttribution } from './campaigns';
 import { applicationStatuses, genders, legacyEducations, occupations } from './application';
 import { matchConstituency, matchDistrict } from './districts';
 import { parseDate } from './ist';
@@ -32,6 +33,12 @@ export const legacyColumns = [
   'updated_at',
 ] as const;
 
+/**
+ * Optional columns of where each applicant came from (issue 19): a campaign's code (the
+ * import resolves it to the campaign, whatever its status or dates) and the UTM values.
+ */
+export const sourceColumns = ['campaign', 'utm_source', 'utm_medium', 'utm_campaign'] as const;
+
 export interface LegacyApplication {
   id: string;
   phone_number: string;
@@ -53,6 +60,33 @@ export interface LegacyApplication {
   application_status: (typeof applicationStatuses)[number];
   submitted_at: string;
   updated_at: string;
+  /** The `campaign` column's code, lower-case; the import resolves it to `campaign_id`. */
+  campaign_code?: string;
+  utm_source?: string;
+  utm_medium?: string;
+  utm_campaign?: string;
+}
+
+/** The source columns of a row, each well-formed or named as a reason (an empty cell is no value). */
+function sourceOf(row: Readonly<Record<string, string | undefined>>, reasons: string[]) {
+  const raw = Object.fromEntries(sourceColumns.map((c) => [c, text(row[c])]));
+  const clean = cleanAttribution(raw);
+  for (const column of sourceColumns) {
+    const kept = column === 'campaign' ? clean.campaign : clean[column];
+    if (raw[column] && !kept) {
+      reasons.push(
+        column === 'campaign'
+          ? 'campaign is not a campaign code'
+          : `${column} is not valid text of 100 characters at most`,
+      );
+    }
+  }
+  return {
+    ...(clean.campaign && { campaign_code: clean.campaign }),
+    ...(clean.utm_source && { utm_source: clean.utm_source }),
+    ...(clean.utm_medium && { utm_medium: clean.utm_medium }),
+    ...(clean.utm_campaign && { utm_campaign: clean.utm_campaign }),
+  };
 }
 
 export type LegacyRowResult = { ok: true; value: LegacyApplication } | { ok: false; reasons: string[] };
@@ -141,6 +175,7 @@ export function parseLegacyRow(row: Readonly<Record<string, string | undefined>>
 
   const motivation = get('motivation');
   if (motivation.length > 5000) reasons.push('motivation is longer than 5000 characters');
+  const source = sourceOf(row, reasons);
 
   if (reasons.length > 0 || !status || !submittedAt) return { ok: false, reasons };
   const optional = <K extends string, V>(key: K, value: V | undefined | '') =>
@@ -168,6 +203,7 @@ export function parseLegacyRow(row: Readonly<Record<string, string | undefined>>
       ...optional('occupation', occupation),
       ...optional('address', get('address')),
       ...optional('motivation', motivation),
+      ...source,
     },
   };
 }

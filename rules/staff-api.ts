@@ -104,6 +104,13 @@ export const applicationRowSchema = v.object({
   application_status: v.picklist(applicationStatuses),
   submitted_at: v.string(),
   updated_at: v.optional(v.string()),
+  // Where the applicant came from, frozen at submit (issue 19, rules/campaigns.ts ApplicationSource).
+  campaign_code: v.optional(v.string()),
+  campaign_id: v.optional(v.string()),
+  utm_source: v.optional(v.string()),
+  utm_medium: v.optional(v.string()),
+  utm_campaign: v.optional(v.string()),
+  referrer_id: v.optional(v.string()),
 });
 export type ApplicationRow = v.InferOutput<typeof applicationRowSchema>;
 

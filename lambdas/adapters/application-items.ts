@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { notArray } from '../../rules/schema';
 import { tables } from '../../contracts/table-definitions';
 import type { ApplicationFields, ApplicationStatus } from '../../rules/application';
+import type { ApplicationSource } from '../../rules/campaigns';
 import { type ApplicationRow, applicationRowSchema } from '../../rules/staff-api';
 
 // The one owner of the applications table's keys and item shapes: the item key of an
@@ -15,7 +16,8 @@ interface Consent {
   readonly accepted_at: string;
 }
 
-export interface NewApplication extends Omit<ApplicationFields, 'accept_terms' | 'email'> {
+/** The form's fields, the number, the consent and where the applicant came from (flat: ApplicationSource). */
+export interface NewApplication extends Omit<ApplicationFields, 'accept_terms' | 'email'>, ApplicationSource {
   readonly id: string;
   readonly phone_number: string;
   readonly email?: string;
@@ -132,7 +134,7 @@ export const storedApplicationSchema = v.looseObject({
 });
 export type StoredItem = v.InferOutput<typeof storedApplicationSchema>;
 
-/** The row staff see: the fields only, never the index keys, consent or source. */
+/** The row staff see: the fields and where the applicant came from, never the index keys or consent. */
 export function toRow(item: Record<string, unknown>): ApplicationRow {
   return v.parse(applicationRowSchema, item);
 }

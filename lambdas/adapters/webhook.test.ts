@@ -66,7 +66,25 @@ describe('webhook payload', () => {
       application_status: 'pending',
       submitted_at: '2026-11-21T10:00:00.000Z',
       updated_at: '2026-11-21T10:00:00.000Z',
+      campaign_code: null,
+      campaign_id: null,
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      referrer_id: null,
     });
+  });
+
+  it('carries where the applicant came from, frozen on the application', () => {
+    const source = {
+      campaign_code: 'state2',
+      campaign_id: 'c0ffee00-0000-4000-8000-000000000001',
+      utm_source: 'instagram',
+      utm_medium: 'social',
+      utm_campaign: 'freshers',
+      referrer_id: 'app-0',
+    };
+    expect(applicationWebhookPayload({ ...stored, ...source })).toMatchObject(source);
   });
 
   it('names missing fields without their values', () => {

@@ -45,9 +45,18 @@ const storedApplicationSchema = v.object({
   application_status: v.string(),
   submitted_at: v.string(),
   updated_at: v.optional(v.string()),
+  campaign_code: v.optional(v.string()),
+  campaign_id: v.optional(v.string()),
+  utm_source: v.optional(v.string()),
+  utm_medium: v.optional(v.string()),
+  utm_campaign: v.optional(v.string()),
+  referrer_id: v.optional(v.string()),
 });
 
-/** The webhook body: the spec's application fields (no index keys, no consent record) plus `application_id`. */
+/**
+ * The webhook body: the spec's application fields (no index keys, no consent record) plus
+ * `application_id`, and where the applicant came from (campaign, UTM values, referrer).
+ */
 export interface WebhookPayload {
   readonly id: string;
   readonly application_id: string;
@@ -71,6 +80,14 @@ export interface WebhookPayload {
   readonly application_status: string;
   readonly submitted_at: string;
   readonly updated_at: string;
+  /** Where the applicant came from (issue 19), frozen at submit; null when not known. */
+  readonly campaign_code: string | null;
+  readonly campaign_id: string | null;
+  readonly utm_source: string | null;
+  readonly utm_medium: string | null;
+  readonly utm_campaign: string | null;
+  /** The referring member's application id. */
+  readonly referrer_id: string | null;
 }
 
 /** Builds the webhook body from a stored application item; throws when the item lacks a field. */
@@ -103,6 +120,12 @@ export function applicationWebhookPayload(item: unknown): WebhookPayload {
     application_status: a.application_status,
     submitted_at: a.submitted_at,
     updated_at: a.updated_at ?? a.submitted_at,
+    campaign_code: a.campaign_code ?? null,
+    campaign_id: a.campaign_id ?? null,
+    utm_source: a.utm_source ?? null,
+    utm_medium: a.utm_medium ?? null,
+    utm_campaign: a.utm_campaign ?? null,
+    referrer_id: a.referrer_id ?? null,
   };
 }
 

@@ -4,7 +4,9 @@ import * as v from 'valibot';
 import { applicationSchema, submitRequestSchema, type SubmitResponse } from '../../rules/application';
 import { maskPhone } from '../../rules/phone';
 import { makeApplicationRepository, type ApplicationRepository } from '../adapters/applications';
+import { type CampaignLookup, makeCampaignLookup } from '../adapters/campaigns';
 import { makeSqsClient, makeSqsOutboundQueue, type OutboundQueue } from '../adapters/outbound-queue';
+import { resolveSource } from '../lib/attribution';
 import { systemClock } from '../lib/clock';
 import { readVerification } from '../lib/codes';
 import { tableName } from '../lib/env';
@@ -21,13 +23,16 @@ export interface SubmitDeps {
   readonly otpTable: string;
   readonly clock: () => Date;
   readonly newId: () => string;
+  /** Campaign and referral codes (issue 19); without it, only the UTM values are kept. */
+  readonly campaigns?: CampaignLookup;
 }
 
 /**
  * Stores an application for a verified number. Everything is checked again here; the
  * application, the number's uniqueness guard and the spending of the verification are
  * one transaction. The welcome message and the webhook are queued: the visitor never
- * waits on them.
+ * waits on them. Where the applicant came from (campaign, UTM values, referrer) is frozen
+ * on the application here, never refusing it (lambdas/lib/attribution.ts).
  */
 export function makeHandler(deps: SubmitDeps) {
   return httpHandler<APIGatewayProxyEventV2>(async (event) => {
@@ -44,6 +49,7 @@ export function makeHandler(deps: SubmitDeps) {
       throw new AppError(onlyAge ? 'UNDER_AGE' : 'VALIDATION_FAILED', { fields });
     }
     const { accept_terms: _accepted, email, ...fields } = parsed.output;
+    const source = await resolveSource(deps.campaigns, request.attribution, now);
 
     const id = deps.newId();
     const submittedAt = now.toISOString();
@@ -51,6 +57,7 @@ export function makeHandler(deps: SubmitDeps) {
       {
         ...fields,
         ...(email && { email }),
+        ...source,
         id,
         phone_number: phone,
         submitted_at: submittedAt,
@@ -87,5 +94,6 @@ export const handler = wiredOnFirstCall(() => {
     otpTable: tableName('otps'),
     clock: systemClock(),
     newId: randomUUID,
+    campaigns: makeCampaignLookup(runtime.db, tableName('campaigns')),
   });
 });

@@ -48,6 +48,18 @@ const requests: Record<string, { path: string; body?: unknown; ok: number; scope
     body: { email: 'matrix@example.org', role: 'coordinator' },
     ok: 400,
   },
+  'GET /api/admin/campaigns': { path: '/api/admin/campaigns', ok: 200 },
+  // A campaign the schema refuses (no names): the matrix makes none.
+  'POST /api/admin/campaigns': {
+    path: '/api/admin/campaigns',
+    body: { kind: 'event', district: 'Chennai', starts_on: '2026-01-01', ends_on: '2026-01-31' },
+    ok: 400,
+  },
+  'PATCH /api/admin/campaigns/{id}': {
+    path: `/api/admin/campaigns/${randomUUID()}`,
+    body: { status: 'paused' },
+    ok: 404,
+  },
   ...Object.fromEntries(
     ['assign', 'disable', 'enable', 'reset-mfa'].map((action) => [
       `POST /api/admin/staff/{sub}/${action}`,
@@ -144,8 +156,15 @@ beforeAll(async () => {
 });
 afterAll(() => tier.stop());
 
-/** A coordinator reviews (status changes) but may not erase: the one admin-only route left to them. */
-const reviewRoutes = ['POST /api/admin/applications/status'];
+/**
+ * A coordinator reviews (status changes) and makes and pauses campaigns in their districts,
+ * but may not erase or manage staff.
+ */
+const reviewRoutes = [
+  'POST /api/admin/applications/status',
+  'POST /api/admin/campaigns',
+  'PATCH /api/admin/campaigns/{id}',
+];
 const scopedCallers = new Set(['coordinator of Chennai', 'viewer of Chennai']);
 
 const staffRoutes = routes.filter((r) => r.access === 'staff');

@@ -5,10 +5,17 @@ import { ScanCommand } from '../../lambdas/lib/db';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';
 import { importApplications, readCsv } from '../../ops/import';
+import { makeCampaignStore } from '../../lambdas/adapters/campaigns';
+import { randomCampaignCode } from '../../lambdas/handlers/campaigns';
 
 // The import command's core against DynamoDB Local: counts, reasons with line numbers,
 // and a second run that changes nothing.
-const db = makeDocumentClient({ STAGE: 'test', APP_MODE: 'local', AWS_REGION: 'ap-south-1', DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint') });
+const db = makeDocumentClient({
+  STAGE: 'test',
+  APP_MODE: 'local',
+  AWS_REGION: 'ap-south-1',
+  DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+});
 const tableName = inject('tableNames').applications!;
 const dir = mkdtempSync(join(tmpdir(), 'import-'));
 afterAll(() => {
@@ -66,7 +73,11 @@ describe('import command', () => {
     });
     expect(meena?.gender).toBeUndefined();
     const kaviya = items.find((i) => i.id === `imp-${run}-10`);
-    expect(kaviya).toMatchObject({ name: 'கவியா', revenue_district: 'Nilgiris', motivation: 'She said "yes", then joined' });
+    expect(kaviya).toMatchObject({
+      name: 'கவியா',
+      revenue_district: 'Nilgiris',
+      motivation: 'She said "yes", then joined',
+    });
     expect(items.filter((i) => String(i.pk).startsWith('PHONE#'))).toHaveLength(3);
   });
 
@@ -77,14 +88,64 @@ describe('import command', () => {
     expect(summary.rejected).toHaveLength(6);
     const after = await tableItems();
     const key = (i: Record<string, unknown>) => String(i.pk);
-    expect(after.sort((a, b) => key(a).localeCompare(key(b)))).toEqual(before.sort((a, b) => key(a).localeCompare(key(b))));
+    expect(after.sort((a, b) => key(a).localeCompare(key(b)))).toEqual(
+      before.sort((a, b) => key(a).localeCompare(key(b))),
+    );
   });
 
   it('refuses a new id for a number that already has an application', async () => {
     const other = join(dir, 'other.csv');
-    writeFileSync(other, `${header}\nimp-${run}-x,${phone(1)},,Another,,Male,2001-01-01,Chennai,,Law,,Student,,false,false,false,x,pending,2025-06-01T10:00:00Z,\n`);
+    writeFileSync(
+      other,
+      `${header}\nimp-${run}-x,${phone(1)},,Another,,Male,2001-01-01,Chennai,,Law,,Student,,false,false,false,x,pending,2025-06-01T10:00:00Z,\n`,
+    );
     const summary = await importApplications({ db, tableName, rows: readCsv(other) });
     expect(summary.imported).toBe(0);
     expect(summary.rejected).toEqual([{ line: 2, reasons: [`phone_number already has application imp-${run}-1`] }]);
+  });
+
+  it('reads the optional campaign and UTM columns: a code becomes its campaign, an unknown one rejects the row', async () => {
+    const campaignsTable = inject('tableNames').campaigns!;
+    const store = makeCampaignStore(db, campaignsTable);
+    const code = randomCampaignCode();
+    const id = `imp-campaign-${run}`;
+    // Paused: an import keeps the campaign a past application came through.
+    await store.insert({
+      id,
+      code,
+      name_en: 'Old drive',
+      name_ta: 'பழைய பரப்புரை',
+      kind: 'online',
+      starts_on: '2025-01-01',
+      ends_on: '2025-12-31',
+      status: 'paused',
+      created_at: new Date().toISOString(),
+    });
+    const withSource = join(dir, 'source.csv');
+    const line = (n: number, campaign: string, utm: string) =>
+      `imp-${run}-s${n},${phone(20 + n)},,Source ${n},,Male,2001-01-01,Chennai,,Law,,Student,,false,false,false,x,pending,2025-06-01T10:00:00Z,,${campaign},${utm},,`;
+    writeFileSync(
+      withSource,
+      `${header},campaign,utm_source,utm_medium,utm_campaign\n${[
+        line(1, code.toUpperCase(), 'instagram'),
+        line(2, randomCampaignCode(), ''),
+        line(3, 'not a code', 'x'.repeat(101)),
+        line(4, '', 'whatsapp'),
+      ].join('\n')}\n`,
+    );
+    const summary = await importApplications({ db, tableName, campaignsTable, rows: readCsv(withSource) });
+    expect(summary.imported).toBe(2);
+    expect(summary.rejected.map((r) => r.line)).toEqual([3, 4]);
+    expect(summary.rejected[0]!.reasons.join()).toMatch(/names no campaign/);
+    expect(summary.rejected[1]!.reasons.join()).toMatch(/campaign is not a campaign code.*utm_source/);
+    const items = await tableItems();
+    expect(items.find((i) => i.id === `imp-${run}-s1`)).toMatchObject({
+      campaign_id: id,
+      campaign_code: code,
+      utm_source: 'instagram',
+    });
+    const plain = items.find((i) => i.id === `imp-${run}-s4`)!;
+    expect(plain).toMatchObject({ utm_source: 'whatsapp' });
+    expect(plain.campaign_id).toBeUndefined();
   });
 });
