@@ -1,4 +1,5 @@
 import type { Strings } from './strings';
+import { campaignsEn } from './staff-campaigns-en';
 
 // English strings of the staff area (namespace `staff`). They load with the /admin
 // chunk, not with the public page: see ./staff.ts.
@@ -9,6 +10,7 @@ export const staffEn = {
     dashboard: 'Dashboard',
     reports: 'Reports',
     staff: 'Staff',
+    campaigns: 'Campaigns',
   },
   gate: {
     loading: 'Checking your sign-in…',
@@ -365,6 +367,7 @@ export const staffEn = {
       sub: { SELF: 'You cannot do this to your own account.' },
     },
   },
+  campaigns: campaignsEn,
 } as const;
 
 /** The shape the Tamil staff strings must fill. */

@@ -1,3 +1,4 @@
+import { campaignsTa } from './staff-campaigns-ta';
 import type { StaffMessages } from './staff-en';
 
 // Tamil strings of the staff area. Typed: a missing or extra key is a compile error.
@@ -8,6 +9,7 @@ export const staffTa: StaffMessages = {
     dashboard: 'முகப்புப் பலகை',
     reports: 'அறிக்கைகள்',
     staff: 'பணியாளர்கள்',
+    campaigns: 'பரப்புரைகள்',
   },
   gate: {
     loading: 'உங்கள் உள்நுழைவு சரிபார்க்கப்படுகிறது…',
@@ -371,4 +373,5 @@ export const staffTa: StaffMessages = {
       sub: { SELF: 'உங்கள் சொந்தக் கணக்கில் இதைச் செய்ய இயலாது.' },
     },
   },
+  campaigns: campaignsTa,
 };

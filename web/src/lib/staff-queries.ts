@@ -22,6 +22,8 @@ export const staffKeys = {
   reportRows: (query: string) => ['reports', 'rows', query] as const,
   /** The Staff page's list of the staff pool's members (admins only). */
   staff: ['staff'] as const,
+  /** The Campaigns page's list (a coordinator's: their districts' only). */
+  campaigns: ['campaigns'] as const,
 };
 
 /**
