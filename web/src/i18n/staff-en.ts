@@ -1,5 +1,4 @@
 import type { Strings } from './strings';
-import { campaignsEn } from './staff-campaigns-en';
 
 // English strings of the staff area (namespace `staff`). They load with the /admin
 // chunk, not with the public page: see ./staff.ts.
@@ -367,7 +366,6 @@ export const staffEn = {
       sub: { SELF: 'You cannot do this to your own account.' },
     },
   },
-  campaigns: campaignsEn,
 } as const;
 
 /** The shape the Tamil staff strings must fill. */

@@ -1,4 +1,3 @@
-import { campaignsTa } from './staff-campaigns-ta';
 import type { StaffMessages } from './staff-en';
 
 // Tamil strings of the staff area. Typed: a missing or extra key is a compile error.
@@ -373,5 +372,4 @@ export const staffTa: StaffMessages = {
       sub: { SELF: 'உங்கள் சொந்தக் கணக்கில் இதைச் செய்ய இயலாது.' },
     },
   },
-  campaigns: campaignsTa,
 };

@@ -1,6 +1,7 @@
 import './campaigns.css';
 import { useState } from 'react';
 import { istDay } from '../../../../../rules/ist';
+import { addCampaignTranslations } from '../../../i18n/staff-campaigns';
 import { useTranslation } from '../../../i18n/use-translation';
 import { useStaffSession } from '../../../lib/staff-session';
 import { useCampaigns, useSetCampaignStatus } from '../hooks/use-campaigns';
@@ -14,6 +15,8 @@ import { CampaignForm } from './campaign-form';
  */
 export function CampaignsPage() {
   const { t, i18n } = useTranslation('staff');
+  // Before any child renders: the page's strings come with its own chunk.
+  useState(() => addCampaignTranslations(i18n));
   const { role } = useStaffSession();
   const campaigns = useCampaigns();
   const status = useSetCampaignStatus();
