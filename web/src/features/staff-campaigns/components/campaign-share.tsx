@@ -20,13 +20,16 @@ export function CampaignShare({ campaign, link }: { campaign: Campaign; link: st
   const file = `campaign-${campaign.code}`;
 
   const copy = () => {
-    navigator.clipboard.writeText(link).then(
-      () => {
-        setCopied('yes');
-        setTimeout(() => setCopied('no'), 2000);
-      },
-      () => setCopied('failed'),
-    );
+    // A page served over plain http (not localhost) has no clipboard: that fails here too.
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(link))
+      .then(
+        () => {
+          setCopied('yes');
+          setTimeout(() => setCopied('no'), 2000);
+        },
+        () => setCopied('failed'),
+      );
   };
 
   const poster = async () => {

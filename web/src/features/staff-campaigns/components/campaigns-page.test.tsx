@@ -248,6 +248,16 @@ describe('the Campaigns page', () => {
     expect(await within(card).findByText('The change could not be made.')).toBeTruthy();
   });
 
+  it('copies the link', async () => {
+    serve();
+    const user = userEvent.setup();
+    renderPage();
+    const card = await screen.findByTestId('campaign-abc234');
+    await user.click(within(card).getByRole('button', { name: 'Copy link' }));
+    expect(await within(card).findByRole('button', { name: 'Copied' })).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/?c=abc234`);
+  });
+
   it('shows a viewer the list, the links and the codes, but no form and no pause', async () => {
     serve();
     renderPage(sessionOf('viewer'));
