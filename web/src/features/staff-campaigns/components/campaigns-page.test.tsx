@@ -100,7 +100,7 @@ afterEach(() => {
   api.mockReset();
 });
 
-describe('the Campaigns page', () => {
+describe('the Campaigns list', () => {
   it('lists each campaign with kind, place, dates, code, phase, link and QR code', async () => {
     serve();
     renderPage();
@@ -128,7 +128,9 @@ describe('the Campaigns page', () => {
     expect(card.textContent).toContain('செயலில்');
     expect(screen.getByTestId('campaign-pqr789').textContent).toContain('நிறுத்திவைக்கப்பட்டது');
   });
+});
 
+describe('the new campaign form', () => {
   it('checks the form with the shared schema before sending anything', async () => {
     serve();
     const user = userEvent.setup();
@@ -222,7 +224,9 @@ describe('the Campaigns page', () => {
     await user.click(screen.getByRole('button', { name: 'Create campaign' }));
     expect(await screen.findByText('Choose one of your districts.')).toBeTruthy();
   });
+});
 
+describe('pause, resume, copy and roles', () => {
   it('pauses and resumes, then reads the list again', async () => {
     serve(jsonResponse(200, { ...live, status: 'paused' }), jsonResponse(200, { ...paused, status: 'active' }));
     const user = userEvent.setup();
