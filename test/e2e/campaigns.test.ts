@@ -76,9 +76,10 @@ describe('the Campaigns page', () => {
   }
 });
 
+/** What the test calls of the page's poster and QR modules (typed here: they need Vite's types). */
 interface PosterModules {
-  readonly poster: typeof import('../../web/src/features/staff-campaigns/utils/poster');
-  readonly qr: typeof import('../../web/src/features/staff-campaigns/utils/qr');
+  readonly poster: { posterPdf(parts: unknown): Promise<Blob> };
+  readonly qr: { qrMatrix(text: string): Promise<{ size: number; data: Uint8Array }> };
 }
 
 /** The objects of a PDF by number, and whether each xref offset points at its object. */
