@@ -4,9 +4,10 @@ export const staffPaths = {
   dashboard: { getHref: () => '/admin' },
   reports: { getHref: () => '/admin/reports' },
   staff: { getHref: () => '/admin/staff' },
+  campaigns: { getHref: () => '/admin/campaigns' },
 } as const;
 
-export type StaffPage = 'dashboard' | 'reports' | 'staff' | 'notFound';
+export type StaffPage = 'dashboard' | 'reports' | 'staff' | 'campaigns' | 'notFound';
 
 /** The staff page for a path under /admin (a trailing slash is the same page). */
 export function staffPage(pathname: string): StaffPage {
@@ -14,5 +15,6 @@ export function staffPage(pathname: string): StaffPage {
   if (rest === '') return 'dashboard';
   if (rest === 'reports') return 'reports';
   if (rest === 'staff') return 'staff';
+  if (rest === 'campaigns') return 'campaigns';
   return 'notFound';
 }

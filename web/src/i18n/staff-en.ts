@@ -9,6 +9,7 @@ export const staffEn = {
     dashboard: 'Dashboard',
     reports: 'Reports',
     staff: 'Staff',
+    campaigns: 'Campaigns',
   },
   gate: {
     loading: 'Checking your sign-in…',

@@ -8,6 +8,7 @@ export const staffTa: StaffMessages = {
     dashboard: 'முகப்புப் பலகை',
     reports: 'அறிக்கைகள்',
     staff: 'பணியாளர்கள்',
+    campaigns: 'பரப்புரைகள்',
   },
   gate: {
     loading: 'உங்கள் உள்நுழைவு சரிபார்க்கப்படுகிறது…',

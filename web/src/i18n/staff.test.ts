@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { campaignsEn } from './staff-campaigns-en';
+import { campaignsTa } from './staff-campaigns-ta';
 import { staffEn } from './staff-en';
 import { staffTa } from './staff-ta';
 import { checkGlossary, checkNoServiceText, checkTranslations } from './translation-checks';
@@ -16,4 +18,10 @@ describe('staff area translations', () => {
     expect(staffEn.pager.text).toBe('Page {{page}} of {{pages}} • {{total}} total');
     expect(staffEn.export.button).toBe('Export CSV');
   });
+});
+
+describe('Campaigns page translations', () => {
+  checkTranslations(campaignsEn, campaignsTa);
+  checkNoServiceText(campaignsEn, campaignsTa);
+  checkGlossary(campaignsTa);
 });

@@ -59,6 +59,8 @@ const latinAllowedInTamil = new Set([
   // The authenticator apps' names as the Play Store shows them in Tamil too (what staff
   // must search for), and "QR", which a phone's camera prompt also says.
   ...['Google', 'Microsoft', 'Authenticator', 'QR'],
+  // The file kinds a campaign's code downloads as, as the phone or computer names them, and the paper size.
+  ...['SVG', 'PNG', 'PDF', 'A4'],
 ]);
 
 /**

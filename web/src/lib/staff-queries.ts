@@ -24,6 +24,8 @@ export const staffKeys = {
   campaigns: ['campaigns'] as const,
   /** The Staff page's list of the staff pool's members (admins only). */
   staff: ['staff'] as const,
+  /** The Campaigns page's list (a coordinator's: their districts' only). */
+  campaigns: ['campaigns'] as const,
 };
 
 /**

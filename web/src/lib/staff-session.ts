@@ -36,7 +36,7 @@ export function useStaffSession(): StaffSession {
 }
 
 interface StaffRequestOptions<T> {
-  readonly method?: 'GET' | 'POST' | 'DELETE';
+  readonly method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly body?: unknown;
   /** Any Standard Schema (valibot's today): the staff area is not tied to one library. */
   readonly schema: ResponseSchema<T>;

@@ -20,6 +20,8 @@ import { staffPage, staffPaths } from '../../staff-paths';
 const ReportsRoute = lazy(async () => ({ default: (await import('./admin-reports')).ReportsRoute }));
 // Its own chunk too: only admins open it.
 const StaffRoute = lazy(async () => ({ default: (await import('./admin-staff')).StaffRoute }));
+// Its own chunk: the campaigns, their QR codes and (later still) the poster.
+const CampaignsRoute = lazy(async () => ({ default: (await import('./admin-campaigns')).CampaignsRoute }));
 
 /** /admin and below: the staff strings, then the root gate; signed in, the staff frame and its page. */
 export function AdminRoute() {
@@ -45,6 +47,11 @@ export function AdminRoute() {
           {page === 'staff' && (
             <Suspense fallback={<Spinner label={t('gate.loading')} />}>
               <StaffRoute fallback={<AdminNotFound />} />
+            </Suspense>
+          )}
+          {page === 'campaigns' && (
+            <Suspense fallback={<Spinner label={t('gate.loading')} />}>
+              <CampaignsRoute />
             </Suspense>
           )}
           {page === 'notFound' && <AdminNotFound />}
