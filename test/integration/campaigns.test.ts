@@ -19,6 +19,7 @@ import { istDay } from '../../rules/ist';
 import type { ListResponse } from '../../rules/staff-api';
 import { submitBody, uniqueMobile } from '../support/public-flow';
 import { testStaff } from '../support/staff';
+import { useLocalFunctionEnv } from '../support/env';
 import { startTierApi } from '../support/tier-api';
 import { signIn } from '../support/tokens';
 
@@ -206,6 +207,8 @@ describe('campaign routes', () => {
 
 const signingKey = 'campaigns-test-signing-key-0123456789';
 const sent: unknown[] = [];
+// Local mode before the handler is made: it reads the mode then (no origin token locally).
+useLocalFunctionEnv();
 const submit = makeSubmitHandler({
   applications,
   queue: { send: (messages) => Promise.resolve(void sent.push(...messages)) },

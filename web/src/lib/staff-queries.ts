@@ -20,11 +20,12 @@ export const staffKeys = {
   reportSummary: (query: string) => ['reports', 'summary', query] as const,
   reportRowLists: ['reports', 'rows'] as const,
   reportRows: (query: string) => ['reports', 'rows', query] as const,
-  /** The campaigns' names (issue 19): the campaign filters and "Top campaigns". */
-  campaigns: ['campaigns'] as const,
   /** The Staff page's list of the staff pool's members (admins only). */
   staff: ['staff'] as const,
-  /** The Campaigns page's list (a coordinator's: their districts' only). */
+  /**
+   * The campaigns (issue 19): the Campaigns page's list and the names of the campaign
+   * filters and "Top campaigns" (a coordinator's: their districts' only).
+   */
   campaigns: ['campaigns'] as const,
 };
 
