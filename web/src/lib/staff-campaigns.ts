@@ -18,7 +18,9 @@ export function getCampaigns(getIdToken: () => Promise<string>, signal?: AbortSi
 export function useCampaigns(): readonly Campaign[] {
   const { getIdToken } = useStaffSession();
   const query = useQuery({
-    queryKey: staffKeys.campaigns,
+    // Under the Campaigns page's key (a change there makes it stale too), with its own
+    // entry: this one holds the list, that one the page's answer.
+    queryKey: [...staffKeys.campaigns, 'names'],
     queryFn: ({ signal }) => getCampaigns(getIdToken, signal),
     // Names change rarely: kept while the staff area is open.
     staleTime: 5 * 60_000,

@@ -133,10 +133,13 @@ export function ReportsPage() {
               data={statusData(data).map((d) => ({ ...d, label: t(`status.${d.id as 'pending'}`) }))}
             />
             <DailyStatusBars title={t('reports.dailyByStatus')} points={seriesData(data)} />
-            <TopCampaignsChart
-              title={t('reports.topCampaigns')}
-              data={topCampaignData(data).map((c) => ({ ...c, label: campaignLabel(campaigns, c.id, lang) }))}
-            />
+            {/* Shown once an application came through a campaign: until then it would be an empty card. */}
+            {topCampaignData(data).length > 0 && (
+              <TopCampaignsChart
+                title={t('reports.topCampaigns')}
+                data={topCampaignData(data).map((c) => ({ ...c, label: campaignLabel(campaigns, c.id, lang) }))}
+              />
+            )}
           </div>
         </div>
       )}
