@@ -18,9 +18,8 @@ export function getCampaigns(getIdToken: () => Promise<string>, signal?: AbortSi
 export function useCampaigns(): readonly Campaign[] {
   const { getIdToken } = useStaffSession();
   const query = useQuery({
-    // Under the Campaigns page's key (a change there makes it stale too), with its own
-    // entry: this one holds the list, that one the page's answer.
-    queryKey: [...staffKeys.campaigns, 'names'],
+    // The Campaigns page reads the same entry (a change there makes it stale).
+    queryKey: staffKeys.campaigns,
     queryFn: ({ signal }) => getCampaigns(getIdToken, signal),
     // Names change rarely: kept while the staff area is open.
     staleTime: 5 * 60_000,

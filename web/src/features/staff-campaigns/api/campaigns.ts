@@ -1,19 +1,8 @@
-import {
-  type Campaign,
-  type CampaignInput,
-  campaignListSchema,
-  campaignSchema,
-  type CampaignStatus,
-} from '../../../../../rules/campaigns';
+import { type Campaign, type CampaignInput, campaignSchema, type CampaignStatus } from '../../../../../rules/campaigns';
 import { staffRequest } from '../../../lib/staff-session';
 
-// The Campaigns page's calls (issue 19). The server scopes the list to a coordinator's
+// The Campaigns page's changes (issue 19; the list is web/src/lib/staff-campaigns.ts, shared with the filters). The server scopes the list to a coordinator's
 // districts and refuses a viewer's changes whatever the page shows.
-
-/** GET /api/admin/campaigns: the campaigns this staff member may see. */
-export function listCampaigns(getIdToken: () => Promise<string>, signal?: AbortSignal): Promise<{ items: Campaign[] }> {
-  return staffRequest(getIdToken, '/admin/campaigns', { schema: campaignListSchema, signal });
-}
 
 /** POST /api/admin/campaigns: a new campaign (201, with its code). */
 export function createCampaign(getIdToken: () => Promise<string>, input: CampaignInput): Promise<Campaign> {

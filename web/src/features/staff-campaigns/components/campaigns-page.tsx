@@ -61,10 +61,10 @@ export function CampaignsPage() {
           </button>
         </p>
       )}
-      {campaigns.data?.items.length === 0 && <p className="muted">{t('campaigns.empty')}</p>}
-      {campaigns.data && campaigns.data.items.length > 0 && (
+      {campaigns.data?.length === 0 && <p className="muted">{t('campaigns.empty')}</p>}
+      {campaigns.data && campaigns.data.length > 0 && (
         <ul className="campaign-list" aria-label={t('campaigns.title')}>
-          {campaigns.data.items.map((campaign) => (
+          {campaigns.data.map((campaign) => (
             <CampaignCard
               key={campaign.id}
               campaign={campaign}

@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CampaignInput, CampaignStatus } from '../../../../../rules/campaigns';
 import { ApiError } from '../../../lib/api-client';
 import { errorCode, staffKeys } from '../../../lib/staff-queries';
+import { getCampaigns } from '../../../lib/staff-campaigns';
 import { useStaffSession } from '../../../lib/staff-session';
-import { createCampaign, listCampaigns, setCampaignStatus } from '../api/campaigns';
+import { createCampaign, setCampaignStatus } from '../api/campaigns';
 
-/** The campaigns this staff member may see. */
+/** The campaigns this staff member may see: the same entry the campaign filters read (web/src/lib/staff-campaigns.ts). */
 export function useCampaigns() {
   const { getIdToken } = useStaffSession();
-  return useQuery({ queryKey: staffKeys.campaigns, queryFn: ({ signal }) => listCampaigns(getIdToken, signal) });
+  return useQuery({ queryKey: staffKeys.campaigns, queryFn: ({ signal }) => getCampaigns(getIdToken, signal) });
 }
 
 /** A failed change's code and its field codes (VALIDATION_FAILED: which field, and why). */
