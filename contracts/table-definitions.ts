@@ -99,7 +99,11 @@ export const tables = {
     name: 'rollups',
     partitionKey: S('pk'),
     sortKey: S('sk'),
-    indexes: [{ indexName: 'by-birthday', partitionKey: S('birthday'), sortKey: S('birth_date') }],
+    indexes: [
+      { indexName: 'by-birthday', partitionKey: S('birthday'), sortKey: S('birth_date') },
+      // Issue 19: a referral board's referrers by approved recruits (`rank` = the board's pk).
+      { indexName: 'by-rank', partitionKey: S('rank'), sortKey: { name: 'a', type: 'N' } },
+    ],
     envVar: 'TABLE_ROLLUPS',
   },
   /**

@@ -200,6 +200,8 @@ export const routes: readonly RouteDefinition[] = [
       { table: 'audit', access: 'read' },
       // The decision notices sent to the applicant and their delivery status.
       { table: 'deliveries', access: 'read' },
+      // What the member's referral link brought (issue 19): the rollups' referral boards.
+      { table: 'rollups', access: 'read' },
     ],
   },
   {
@@ -211,6 +213,8 @@ export const routes: readonly RouteDefinition[] = [
     tables: [
       { table: 'applications', access: 'readwrite' },
       { table: 'audit', access: 'write' },
+      // A first approval issues the member's referral code (issue 19): its REF# item only.
+      { table: 'campaigns', access: 'write', items: ['REF#*'] },
     ],
     // Approvals and rejections queue a decision notice to the applicant.
     sendsOutbound: true,
@@ -258,15 +262,19 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/reports/summary',
     handler: 'reports-summary',
     access: 'staff',
-    query: ['from', 'to', 'status', 'district'],
-    tables: [{ table: 'rollups', access: 'read' }],
+    query: ['from', 'to', 'status', 'district', 'campaign'],
+    tables: [
+      { table: 'rollups', access: 'read' },
+      // The leaderboard's referrers: name and district (issue 19).
+      { table: 'applications', access: 'read' },
+    ],
   },
   {
     method: 'GET',
     path: '/api/admin/reports/rows',
     handler: 'reports-rows',
     access: 'staff',
-    query: ['from', 'to', 'status', 'district', 'limit', 'cursor', 'exportId'],
+    query: ['from', 'to', 'status', 'district', 'campaign', 'limit', 'cursor', 'exportId'],
     tables: [
       { table: 'applications', access: 'read' },
       { table: 'rollups', access: 'read' },

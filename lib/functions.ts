@@ -12,9 +12,10 @@ export interface TableGrant {
   readonly table: TableKey;
   readonly access: TableAccess;
   /**
-   * Read access limited to GetItem of items whose partition key matches one of these
-   * (`dynamodb:LeadingKeys`, `*` as a wildcard): no Query, no Scan, no other item. For the
-   * public functions that need one known item of a table that holds every application.
+   * Access limited to items whose partition key matches one of these (`dynamodb:LeadingKeys`,
+   * `*` as a wildcard): GetItem to read, PutItem to write; no Query, no Scan, no update,
+   * no other item. For the public functions that need one known item of a table that holds
+   * every application, and the approvals' referral codes (`REF#*` of campaigns).
    */
   readonly items?: readonly string[];
 }
@@ -165,9 +166,6 @@ function routeTableGrants(route: RouteDefinition): TableGrant[] {
   return route.tables.map(({ table, access, items }) => {
     if (!isTableKey(table)) {
       throw new Error(`Route ${route.method} ${route.path} names unknown table "${table}"`);
-    }
-    if (items && access !== 'read') {
-      throw new Error(`Route ${route.method} ${route.path}: item-limited grants are read-only`);
     }
     return { table, access, ...(items && { items }) };
   });

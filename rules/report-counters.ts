@@ -18,6 +18,16 @@ import {
   type ReportSummary,
   UNKNOWN,
 } from './report';
+import {
+  APPROVED,
+  boardKey,
+  boardsOf,
+  BROUGHT,
+  NO_CAMPAIGN,
+  REFERRED_OFFSET,
+  referralFigures,
+  statusDistrictIndex,
+} from './report-referrals';
 
 // The server's side of the report (rollups, report API): what one application counts
 // as, the counter changes it makes, and the folding of per-day counter rows into the
@@ -42,9 +52,14 @@ export interface CountedCell {
   readonly birthDate?: string;
   /** The campaign it came through (issue 19): it counts in that campaign's rows too. */
   readonly campaign?: string;
+  /** The application id of the member whose referral brought it (issue 19). */
+  readonly referrer?: string;
 }
 
-const campaignIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+/** Campaign and application ids as stored (never `#`, which separates a key's parts). */
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const storedId = (value: unknown): string | undefined =>
+  typeof value === 'string' && idPattern.test(value) ? value : undefined;
 
 /** IST day of an ISO timestamp; undefined when it is not one. */
 export function istDayOfTimestamp(value: unknown): string | undefined {
@@ -72,7 +87,8 @@ export function countedCell(item: Readonly<Record<string, unknown>>, asOf: strin
       : UNKNOWN;
   const gender: GenderKey = item.gender === 'Male' || item.gender === 'Female' ? item.gender : UNKNOWN;
   const birth = typeof item.date_of_birth === 'string' ? parseDate(item.date_of_birth) : undefined;
-  const campaign = typeof item.campaign_id === 'string' && campaignIdPattern.test(item.campaign_id);
+  const campaign = storedId(item.campaign_id);
+  const referrer = storedId(item.referrer_id);
   return {
     day,
     status,
@@ -81,7 +97,8 @@ export function countedCell(item: Readonly<Record<string, unknown>>, asOf: strin
     member: item.is_already_member === true ? 'Yes' : 'No',
     age: ageBucketOn(item.date_of_birth, asOf),
     ...(birth && { birthDate: formatDate(birth) }),
-    ...(campaign && { campaign: item.campaign_id as string }),
+    ...(campaign && { campaign }),
+    ...(referrer && { referrer }),
   };
 }
 
@@ -95,7 +112,8 @@ export const sameCell = (a: CountedCell | undefined, b: CountedCell | undefined)
     a.gender === b.gender &&
     a.member === b.member &&
     a.age === b.age &&
-    a.campaign === b.campaign);
+    a.campaign === b.campaign &&
+    a.referrer === b.referrer);
 
 /**
  * `${status}#${day}`: one rollup row of counters; `${status}#${day}#${campaign}`: the
@@ -117,8 +135,7 @@ export function parseDayKey(key: string): { status: ApplicationStatus; day: stri
 const TOP_PREFIX = 'T#';
 export const topKey = (day: string, campaign: string) => `${TOP_PREFIX}${day}#${campaign}`;
 export const isTopKey = (key: string) => key.startsWith(TOP_PREFIX);
-export const topIndex = (status: ApplicationStatus, district: number) =>
-  applicationStatuses.indexOf(status) * reportDistricts.length + district;
+export const topIndex = statusDistrictIndex;
 
 /** Indexes into a day's flat counters (district × COUNTERS_PER_CELL + counter). */
 function counterIndexes(cell: CountedCell): [number, number, number] {
@@ -143,11 +160,19 @@ export class CounterDelta {
     if (!cell) return this;
     const key = dayKey(cell.status, cell.day);
     for (const index of counterIndexes(cell)) this.addCounter(key, index, sign);
+    const district = districtIndex.get(cell.district) ?? reportDistricts.length - 1;
     if (cell.campaign) {
       const campaignKey = dayKey(cell.status, cell.day, cell.campaign);
       for (const index of counterIndexes(cell)) this.addCounter(campaignKey, index, sign);
-      const district = districtIndex.get(cell.district) ?? reportDistricts.length - 1;
       this.addCounter(topKey(cell.day, cell.campaign), topIndex(cell.status, district), sign);
+    }
+    if (cell.referrer) {
+      const top = topKey(cell.day, cell.campaign ?? NO_CAMPAIGN);
+      this.addCounter(top, REFERRED_OFFSET + topIndex(cell.status, district), sign);
+      for (const board of boardsOf(district, cell.campaign)) {
+        this.addCounter(boardKey(board, cell.referrer), BROUGHT, sign);
+        if (cell.status === 'approved') this.addCounter(boardKey(board, cell.referrer), APPROVED, sign);
+      }
     }
     this.statuses.set(cell.status, (this.statuses.get(cell.status) ?? 0) + sign);
     return this;
@@ -351,5 +376,6 @@ export function foldReport({ asOf, filters, range, days, corrections, top = [] }
     })),
     topDistricts: districtCounts.slice(0, 10),
     topCampaigns: topCampaigns(top, filters, rows, inRange),
+    referrals: referralFigures(top, filters, rows, inRange),
   };
 }

@@ -265,6 +265,13 @@ const byStatusEntries = Object.fromEntries(applicationStatuses.map((s) => [s, co
 >;
 const byStatusSchema = v.object(byStatusEntries);
 const districtCountSchema = v.object({ district: v.string(), count });
+const referrerCountSchema = v.object({
+  id: v.nullable(v.string()),
+  name: v.nullable(v.string()),
+  district: v.nullable(v.string()),
+  brought: count,
+  approved: count,
+});
 
 export const reportSummarySchema = v.object({
   /** The IST day the ages are computed for (today at the time of the request). */
@@ -297,6 +304,14 @@ export const reportSummarySchema = v.object({
   topCampaigns: v.optional(
     v.pipe(v.array(v.object({ campaign: v.string(), applications: count, approved: count })), v.maxLength(10)),
   ),
+  /** Applications in the report that came through a member's referral link, and those of them approved (issue 19). */
+  referrals: v.optional(v.object({ applications: count, approved: count })),
+  /**
+   * The members who brought the most approved members, of all time, within the district
+   * and campaign filters (not the days or statuses): at most ten, most approved first.
+   * `id` and `name` are null for a member outside the reader's districts.
+   */
+  topReferrers: v.optional(v.pipe(v.array(referrerCountSchema), v.maxLength(10))),
 });
 export type ReportSummary = v.InferOutput<typeof reportSummarySchema>;
 

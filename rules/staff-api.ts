@@ -137,6 +137,17 @@ export const applicationDetailSchema = v.object({
   audit: v.array(auditEntrySchema),
   /** Newest first; empty when none went (or notices are off). */
   notices: v.optional(v.array(decisionNoticeSchema), () => []),
+  /**
+   * The member's referral code (issued on their first approval) and what their link
+   * brought: applications, and those of them approved (issue 19). Absent: neither.
+   */
+  referrals: v.optional(
+    v.object({
+      code: v.nullable(v.string()),
+      brought: v.pipe(v.number(), v.safeInteger()),
+      approved: v.pipe(v.number(), v.safeInteger()),
+    }),
+  ),
 });
 export type ApplicationDetail = v.InferOutput<typeof applicationDetailSchema>;
 

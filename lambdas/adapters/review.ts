@@ -14,6 +14,9 @@ import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
 import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope';
 import { applicationKey, campaignKeys, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
 import { type ApplicationRepository, makeApplicationRepository } from './applications';
+import { referralCodeKey } from './campaigns';
+import { REFERRAL_CODE_LENGTH } from '../../rules/attribution';
+import { randomCode } from '../lib/short-codes';
 import { type ReadScope, scopeKey } from './read-audit';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
@@ -69,10 +72,43 @@ export interface ReviewStore {
 
 const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
 
+interface ReviewTables {
+  readonly applications: string;
+  readonly audit: string;
+  /** Given to the status changes (issue 19): a first approval issues the member's referral code there. */
+  readonly campaigns?: string;
+}
+
 interface Store {
   readonly db: Db;
-  readonly tables: { applications: string; audit: string };
+  readonly tables: ReviewTables;
   readonly applications: ApplicationRepository;
+}
+
+/** The application's attribute holding the member's referral code (issue 19). */
+export const REFERRAL_CODE = 'referral_code';
+
+/**
+ * A member's referral code, issued on their first approval in the approval's own
+ * transaction: `REF#<code>` names the application (never given twice: the put is
+ * conditional), and the application keeps the code, so it never changes even if the
+ * status moves away and back. Nothing when the application has one already.
+ */
+function referralIssue(tables: ReviewTables, id: string, current: Record<string, unknown>, status: string, now: Date) {
+  if (status !== 'approved' || !tables.campaigns || typeof current[REFERRAL_CODE] === 'string') return undefined;
+  const code = randomCode(REFERRAL_CODE_LENGTH);
+  return {
+    set: `, ${REFERRAL_CODE} = :rc`,
+    condition: ` AND attribute_not_exists(${REFERRAL_CODE})`,
+    values: { ':rc': code },
+    put: {
+      Put: {
+        TableName: tables.campaigns,
+        Item: { pk: referralCodeKey(code), application_id: id, issued_at: now.toISOString() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
 }
 
 async function changeStatus(
@@ -98,6 +134,7 @@ async function changeStatus(
     // The campaign indexes' keys carry the status too (issue 19).
     const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
     const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
+    const referral = referralIssue(tables, id, current, status, now);
     try {
       await db.send(
         new TransactWriteCommand({
@@ -106,9 +143,10 @@ async function changeStatus(
               Update: {
                 TableName: tables.applications,
                 Key: { pk: applicationKey(id) },
-                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}`,
-                ConditionExpression: `application_status = :from${sameDistrict}`,
+                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}`,
+                ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}`,
                 ExpressionAttributeValues: {
+                  ...referral?.values,
                   ...(sameDistrict && { ':district': current.revenue_district }),
                   ':to': status,
                   ':from': from,
@@ -137,6 +175,7 @@ async function changeStatus(
                 },
               },
             },
+            ...(referral ? [referral.put] : []),
           ],
         }),
       );
@@ -220,7 +259,7 @@ async function erase(
   return 'erased';
 }
 
-export function makeReviewStore(db: Db, tables: { applications: string; audit: string }): ReviewStore {
+export function makeReviewStore(db: Db, tables: ReviewTables): ReviewStore {
   const store: Store = { db, tables, applications: makeApplicationRepository(db, tables.applications) };
   return {
     changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),

@@ -10,6 +10,7 @@ import {
   parseDayKey,
   type TopRow,
 } from '../../rules/report-counters';
+import { APPROVED, type BoardEntry, BROUGHT, isBoardKey, parseBoardKey } from '../../rules/report-referrals';
 
 // The report rollups in their table (contracts/table-definitions.ts `rollups`):
 //
@@ -22,7 +23,11 @@ import {
 //                                    applications (issue 19), created as the others
 //   G#g#TOP   <YYYY-MM-DD>#<campaign> the "Top campaigns" row: n<i> per status and district
 //                                    (topIndex), added to (ADD) rather than created; only
-//                                    days a campaign had applications have one
+//                                    days a campaign had applications have one; from n156 on,
+//                                    the same of referred applications (issue 19, campaign `~`:
+//                                    referred through no campaign; rules/report-referrals.ts)
+//   G#g#REF#board <referrer id>      a referral board: b brought, a approved (ADD), on the
+//                                    rank index (`rank` = pk, sort key a) once a is written
 //   G#g#TOTALS TOTALS                all-time count per status; first_day and last_day
 //   G#g#APP#id STATE                 what one application is counted as (cell, rev, stream
 //                                    sequence); on the birthday index while it counts
@@ -61,6 +66,10 @@ export const daysPk = (gen: string) => `G#${gen}#DAYS`;
 export const totalsKey = (gen: string) => ({ pk: `G#${gen}#TOTALS`, sk: 'TOTALS' });
 export const campaignDaysPk = (gen: string, campaign: string) => `G#${gen}#CDAYS#${campaign}`;
 export const topPk = (gen: string) => `G#${gen}#TOP`;
+/** A referral board's partition (issue 19): sort key the referrer's application id. */
+export const boardPk = (gen: string, board: string) => `G#${gen}#REF#${board}`;
+/** The boards' rank index: partition the board, sort key the approved count. */
+export const RANK_INDEX = tables.rollups.indexes[1].indexName;
 export const stateKey = (gen: string, id: string) => ({ pk: `G#${gen}#APP#${id}`, sk: 'STATE' });
 /** Every item of a generation has a partition key that starts so. */
 export const generationPrefix = (gen: string) => `G#${gen}#`;
@@ -114,6 +123,7 @@ const stateItemSchema = v.object({
   age_day: v.optional(v.string()),
   birth_date: v.optional(v.string()),
   campaign: v.optional(v.string()),
+  referrer: v.optional(v.string()),
 });
 
 export function parseState(item: Record<string, unknown>): RollupState {
@@ -129,6 +139,7 @@ export function parseState(item: Record<string, unknown>): RollupState {
           age: s.age,
           ...(s.birth_date && { birthDate: s.birth_date }),
           ...(s.campaign && { campaign: s.campaign }),
+          ...(s.referrer && { referrer: s.referrer }),
         }
       : undefined;
   return {
@@ -156,6 +167,7 @@ export function stateItem(gen: string, state: RollupState): Record<string, unkno
       age: cell.age,
       ...(state.ageDay && { age_day: state.ageDay }),
       ...(cell.campaign && { campaign: cell.campaign }),
+      ...(cell.referrer && { referrer: cell.referrer }),
       // Sparse index: only counted states with a valid date of birth can change bucket.
       ...(cell.birthDate && { birth_date: cell.birthDate, birthday: birthdayPk(gen, cell.birthDate) }),
     }),
@@ -228,6 +240,7 @@ export function counterUpdate(counters: ReadonlyMap<number, number>): {
  * update is conditioned on it; a Top row is created by its first ADD.
  */
 export function rowUpdate(gen: string, key: string, changes: ReadonlyMap<number, number>) {
+  if (isBoardKey(key)) return boardUpdate(gen, key, changes);
   if (isTopKey(key)) {
     const terms = [...changes].filter(([, n]) => n !== 0);
     return {
@@ -242,6 +255,31 @@ export function rowUpdate(gen: string, key: string, changes: ReadonlyMap<number,
     ...counterUpdate(changes),
     ConditionExpression: 'attribute_exists(pk)',
   };
+}
+
+/**
+ * A referrer's counters on a board, added to (ADD): `b` brought, `a` approved, and the
+ * board again as `rank`, the rank index's partition. `a` is written only once it changes:
+ * a referrer none of whose recruits was approved is not on the index.
+ */
+function boardUpdate(gen: string, key: string, changes: ReadonlyMap<number, number>) {
+  const { board, referrer } = parseBoardKey(key);
+  const brought = changes.get(BROUGHT) ?? 0;
+  const approved = changes.get(APPROVED) ?? 0;
+  const adds = [...(brought ? ['b :b'] : []), ...(approved ? ['a :a'] : [])];
+  const pk = boardPk(gen, board);
+  return {
+    Key: { pk, sk: referrer },
+    UpdateExpression: `SET #rank = :rank ADD ${adds.join(', ')}`,
+    ExpressionAttributeNames: { '#rank': 'rank' },
+    ExpressionAttributeValues: { ':rank': pk, ...(brought && { ':b': brought }), ...(approved && { ':a': approved }) },
+  };
+}
+
+/** A board item as stored. */
+export function parseBoardItem(item: Record<string, unknown>): BoardEntry {
+  const n = (value: unknown) => (typeof value === 'number' ? value : 0);
+  return { referrer: String(item.sk), brought: n(item.b), approved: n(item.a) };
 }
 
 /** A "Top campaigns" row as stored. */

@@ -1,18 +1,22 @@
-import { type Db, GetCommand } from '../lib/db';
+import { type Db, GetCommand, QueryCommand } from '../lib/db';
+import type { BoardEntry } from '../../rules/report-referrals';
 import type { ApplicationStatus } from '../../rules/application';
 import { type DayCounters, dayKey, type TopRow } from '../../rules/report-counters';
-import { queryAll } from '../lib/dynamo';
+import { batchGetAll, queryAll } from '../lib/dynamo';
 import {
   BIRTHDAY_INDEX,
   birthdayPk,
+  boardPk,
   campaignDaysPk,
   daysPk,
   metaKey,
+  parseBoardItem,
   parseDayRow,
   parseMeta,
   parseState,
   parseTopRow,
   parseTotals,
+  RANK_INDEX,
   type RollupState,
   type RollupsMeta,
   topPk,
@@ -39,6 +43,10 @@ export interface RollupsReader {
   /** The "Top campaigns" rows from one day to another (one Query): a row per campaign and day it had applications. */
   readTop(gen: string, from: string, to: string): Promise<TopRow[]>;
   readTotals(gen: string): Promise<Totals>;
+  /** A board's referrers with the most approved recruits, most first (the rank index: eventually consistent). */
+  readBoard(gen: string, board: string, limit: number): Promise<BoardEntry[]>;
+  /** Some referrers' counts on some boards (exact; a referrer with none on a board is left out). */
+  readBoardEntries(gen: string, boards: readonly string[], referrers: readonly string[]): Promise<BoardEntry[]>;
   /** Counted states born on any of the dates, from the birthday index (eventually consistent). */
   statesBornOn(gen: string, birthDates: readonly string[]): Promise<RollupState[]>;
 }
@@ -74,6 +82,26 @@ export function makeRollupsReader(db: Db, tableName: string): RollupsReader {
         ExpressionAttributeValues: { ':pk': topPk(gen), ':from': from, ':to': `${to}#\uffff` },
       });
       return items.map(parseTopRow);
+    },
+
+    async readBoard(gen, board, limit) {
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: RANK_INDEX,
+          KeyConditionExpression: '#rank = :rank AND a > :none',
+          ExpressionAttributeNames: { '#rank': 'rank' },
+          ExpressionAttributeValues: { ':rank': boardPk(gen, board), ':none': 0 },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return Items.map(parseBoardItem);
+    },
+
+    async readBoardEntries(gen, boards, referrers) {
+      const keys = boards.flatMap((board) => referrers.map((sk) => ({ pk: boardPk(gen, board), sk })));
+      return (await batchGetAll(db, tableName, keys)).map(parseBoardItem);
     },
 
     async readTotals(gen) {

@@ -11,6 +11,7 @@ import {
 import type { BatchGetCommandOutput, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
 import { dayKey, emptyCells, isTopKey, parseDayKey } from '../../rules/report-counters';
+import { isBoardKey } from '../../rules/report-referrals';
 import { ignoreConditionFailed, retryConflicts } from '../lib/dynamo';
 import { readMeta } from './rollups-reader';
 import {
@@ -95,7 +96,7 @@ function commitItems(
   const dayKeys: string[] = [];
   for (const [key, changes] of counters) {
     if (![...changes.values()].some((n) => n !== 0)) continue;
-    // Top rows are unconditional: never ConditionalCheckFailed, never reported missing.
+    // Top rows and referral boards are unconditional: never ConditionalCheckFailed, never reported missing.
     dayKeys.push(key);
     items.push({ Update: { TableName: tableName, ...rowUpdate(gen, key, changes) } });
   }
@@ -108,7 +109,7 @@ function commitItems(
 function dayRowsOf(keys: readonly string[]): string[] {
   const days = new Map(
     keys
-      .filter((k) => !isTopKey(k))
+      .filter((k) => !isTopKey(k) && !isBoardKey(k))
       .map((k) => parseDayKey(k))
       .map(({ day, campaign }) => [`${day}#${campaign ?? ''}`, { day, campaign }]),
   );

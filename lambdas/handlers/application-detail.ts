@@ -4,7 +4,9 @@ import { toRow } from '../adapters/application-items';
 import { type ApplicationRepository, makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore, noticesWithStatus } from '../adapters/decision-notices';
 import { makeDeliveryStore } from '../adapters/deliveries';
-import { makeReviewStore, type ReviewStore } from '../adapters/review';
+import { makeReviewStore, REFERRAL_CODE, type ReviewStore } from '../adapters/review';
+import { makeRollupsReader } from '../adapters/rollups-reader';
+import { referrerCounts } from '../lib/referrals';
 import { AppError, httpHandler, json, pathParameter } from '../lib/http';
 import { inScope } from '../../rules/staff-scope';
 import { requireStaff } from '../lib/staff';
@@ -16,6 +18,8 @@ interface Deps {
   readonly review: Pick<ReviewStore, 'auditOf'>;
   /** The decision notices sent for an application, with their delivery status. */
   readonly notices: (applicationId: string) => Promise<DecisionNotice[]>;
+  /** What the member's referral link brought (issue 19). */
+  readonly referrals: (applicationId: string) => Promise<{ brought: number; approved: number }>;
 }
 
 /**
@@ -23,24 +27,37 @@ interface Deps {
  * details row. Another district's application than the caller's is not found, exactly as
  * a missing id: an id tells nothing of what it names.
  */
-export function makeHandler({ applications, review, notices }: Deps) {
+export function makeHandler({ applications, review, notices, referrals }: Deps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
     const staff = requireStaff(event);
     const id = pathParameter(event, 'id');
-    const [item, audit, sent] = await Promise.all([applications.get(id), review.auditOf(id), notices(id)]);
+    const [item, audit, sent, brought] = await Promise.all([
+      applications.get(id),
+      review.auditOf(id),
+      notices(id),
+      referrals(id),
+    ]);
     if (!item || !inScope(staff.scope, item.revenue_district)) throw new AppError('NOT_FOUND');
-    const body: ApplicationDetail = { application: toRow(item), audit, notices: sent };
+    const code = typeof item[REFERRAL_CODE] === 'string' ? item[REFERRAL_CODE] : null;
+    const body: ApplicationDetail = {
+      application: toRow(item),
+      audit,
+      notices: sent,
+      ...((code || brought.brought > 0) && { referrals: { code, ...brought } }),
+    };
     return json(200, body);
   });
 }
 
 export const handler = wiredOnFirstCall(() => {
-  const { db, tables } = dbRuntime('applications', 'audit', 'deliveries');
+  const { db, tables } = dbRuntime('applications', 'audit', 'deliveries', 'rollups');
+  const rollups = makeRollupsReader(db, tables.rollups);
   const noticeStore = makeDecisionNoticeStore(db, tables.deliveries);
   const deliveries = makeDeliveryStore(db, tables.deliveries);
   return makeHandler({
     applications: makeApplicationRepository(db, tables.applications),
     review: makeReviewStore(db, tables),
     notices: (id) => noticesWithStatus(noticeStore, deliveries, id),
+    referrals: (id) => referrerCounts(rollups, id),
   });
 });

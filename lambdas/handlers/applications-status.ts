@@ -117,7 +117,7 @@ async function queueNotices(
 }
 
 export const handler = wiredOnFirstCall(() => {
-  const { db, tables } = dbRuntime('applications', 'audit');
+  const { db, tables } = dbRuntime('applications', 'audit', 'campaigns');
   const messaging = parseEnv(
     v.pick(publicFlowEnvSchema, [
       'APP_MODE',

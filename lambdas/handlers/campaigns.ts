@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import {
   CAMPAIGN_CODE_LENGTH,
@@ -6,12 +6,12 @@ import {
   type CampaignInput,
   campaignInputSchema,
   campaignStatusInputSchema,
-  CODE_ALPHABET,
 } from '../../rules/campaigns';
 import { inScope, type StaffScope } from '../../rules/staff-scope';
 import { type CampaignAudit, makeCampaignAudit } from '../adapters/campaign-audit';
 import { type CampaignStore, makeCampaignStore } from '../adapters/campaigns';
 import { systemClock } from '../lib/clock';
+import { randomCode } from '../lib/short-codes';
 import { dbRuntime } from '../lib/db-runtime';
 import { AppError, httpHandler, json, parseBody, pathParameter } from '../lib/http';
 import { logger } from '../lib/logger';
@@ -32,11 +32,7 @@ interface Deps {
 }
 
 /** CAMPAIGN_CODE_LENGTH characters of CODE_ALPHABET, each from a cryptographic source. */
-export function randomCampaignCode(): string {
-  let code = '';
-  for (let i = 0; i < CAMPAIGN_CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-  return code;
-}
+export const randomCampaignCode = (): string => randomCode(CAMPAIGN_CODE_LENGTH);
 
 /** Codes tried before giving up: with 887 million codes, a second collision in a row is a fault. */
 const CODE_ATTEMPTS = 5;

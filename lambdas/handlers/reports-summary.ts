@@ -1,11 +1,13 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import { reportFiltersSchema } from '../../rules/report';
+import { reportFiltersSchema, type ReportSummary } from '../../rules/report';
+import { makeReferrerNames } from '../adapters/referrer-names';
 import { makeRollupsReader, type RollupsReader } from '../adapters/rollups-reader';
 import { type CapacityMeter, type DynamoUsage, meterCapacity } from '../lib/capacity-meter';
 import { systemClock } from '../lib/clock';
 import { httpHandler, json, parseQuery } from '../lib/http';
 import { logger } from '../lib/logger';
 import { emptyReport, reportSummary } from '../lib/rollups-report';
+import { type ReferrerNames, topReferrers } from '../lib/referrals';
 import { scopeReportFilters } from '../lib/scoped-filters';
 import { requireStaff } from '../lib/staff';
 import { dbRuntime } from '../lib/db-runtime';
@@ -18,6 +20,8 @@ export interface ReportCost extends DynamoUsage {
 
 export interface ReportsSummaryDeps {
   readonly rollups: RollupsReader;
+  /** The leaderboard's names (issue 19); without it, no leaderboard. */
+  readonly referrerNames?: ReferrerNames;
   readonly clock: () => Date;
   /** Meter on the rollups' client: the cost of each report is logged. */
   readonly meter: CapacityMeter;
@@ -29,15 +33,20 @@ export interface ReportsSummaryDeps {
  * scoped staff member's figures are their districts' rows of the rollups (exact, and
  * read at the same cost); none of the districts asked for in their scope: zeros.
  */
-export function makeHandler({ rollups, clock, meter, onCost }: ReportsSummaryDeps) {
+export function makeHandler({ rollups, referrerNames, clock, meter, onCost }: ReportsSummaryDeps) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
     const staff = requireStaff(event);
     const asked = parseQuery(event, reportFiltersSchema);
     const filters = scopeReportFilters(staff.scope, asked);
     const started = performance.now();
-    const { result, usage } = await meter.measure(async () =>
-      filters ? reportSummary(rollups, filters, clock()) : emptyReport(rollups, asked, clock()),
-    );
+    const { result, usage } = await meter.measure(async (): Promise<ReportSummary> => {
+      if (!filters) return emptyReport(rollups, asked, clock());
+      const [summary, leaders] = await Promise.all([
+        reportSummary(rollups, filters, clock()),
+        referrerNames ? topReferrers(rollups, referrerNames, filters, staff.scope) : undefined,
+      ]);
+      return leaders ? { ...summary, topReferrers: leaders } : summary;
+    });
     const cost: ReportCost = { ...usage, ms: Math.round((performance.now() - started) * 10) / 10 };
     logger.info('Report summary', {
       days: result.series.length,
@@ -53,9 +62,10 @@ export function makeHandler({ rollups, clock, meter, onCost }: ReportsSummaryDep
 }
 
 export const handler = wiredOnFirstCall(() => {
-  const { db, tables } = dbRuntime('rollups');
+  const { db, tables } = dbRuntime('rollups', 'applications');
   return makeHandler({
     rollups: makeRollupsReader(db, tables.rollups),
+    referrerNames: makeReferrerNames(db, tables.applications),
     clock: systemClock(),
     meter: meterCapacity(db),
   });

@@ -62,6 +62,7 @@ describe('application detail', () => {
       applications: { get: (id) => Promise.resolve(stored[id]) },
       review: { auditOf: () => Promise.resolve([]) },
       notices: () => Promise.resolve([]),
+      referrals: () => Promise.resolve({ brought: 0, approved: 0 }),
     });
   };
 

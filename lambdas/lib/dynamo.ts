@@ -1,5 +1,5 @@
-import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type Db, isConditionFailed, makeDb, QueryCommand, ScanCommand } from './db';
+import type { BatchGetCommandOutput, QueryCommandInput, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type Db, isConditionFailed, makeDb, QueryCommand, ScanCommand } from './db';
 import type { BaseEnv } from './env';
 
 /** One DynamoDB client per container (lambdas/lib/db.ts), pointed at DynamoDB Local in local mode. */
@@ -70,4 +70,36 @@ export async function retryConflicts<T>(write: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20 * 2 ** attempt, 1000)));
     }
   }
+}
+
+/** BatchGetItem's limit of keys per request. */
+const BATCH_GET_KEYS = 100;
+
+/**
+ * The items of `keys` that exist (in no particular order), 100 keys a request, asking
+ * again for the keys DynamoDB did not get to (throttling, or its 16 MB limit).
+ */
+export async function batchGetAll(
+  db: Db,
+  tableName: string,
+  keys: readonly Item[],
+  consistent = false,
+): Promise<Item[]> {
+  const found: Item[] = [];
+  const chunks: Item[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) chunks.push(keys.slice(i, i + BATCH_GET_KEYS));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending: Item[] | undefined = chunk;
+      for (let attempt = 0; pending && pending.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+        const result: BatchGetCommandOutput = await db.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistent } } }),
+        );
+        found.push(...(result.Responses?.[tableName] ?? []));
+        pending = result.UnprocessedKeys?.[tableName]?.Keys;
+      }
+    }),
+  );
+  return found;
 }

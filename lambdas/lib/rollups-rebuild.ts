@@ -88,6 +88,7 @@ const countedFields = [
   'date_of_birth',
   'is_already_member',
   'campaign_id',
+  'referrer_id',
 ];
 
 interface Copied {

@@ -20,7 +20,7 @@ export interface FunctionTableGrant {
   /** Its entry in contracts/table-definitions.ts: env var name and indexes. */
   readonly definition: TableDefinition;
   readonly access: TableAccess;
-  /** GetItem of these partition keys only (lib/functions.ts, TableGrant.items). */
+  /** GetItem (read) or PutItem (write) of these partition keys only (lib/functions.ts, TableGrant.items). */
   readonly items?: readonly string[];
 }
 
@@ -149,10 +149,12 @@ export class ProjectFunction extends Construct {
    */
   private grantTable({ table, definition, access, items }: FunctionTableGrant): void {
     if (items) {
-      // GetItem of the named items only: a public function cannot list the table.
+      // GetItem (or PutItem) of the named items only: the function can neither list the
+      // table nor touch another item.
+      const actions = { read: ['dynamodb:GetItem'], write: ['dynamodb:PutItem'] };
       this.role.addToPrincipalPolicy(
         new iam.PolicyStatement({
-          actions: ['dynamodb:GetItem'],
+          actions: access === 'readwrite' ? [...actions.read, ...actions.write] : actions[access],
           resources: [table.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...items] } },
         }),

@@ -669,7 +669,8 @@ describe('report rollups', () => {
   });
 
   it('indexes the rollups by birthday for the ageing job, and lets the report routes read only the rollups they need', () => {
-    expect(tables.rollups.indexes.map((i) => i.indexName)).toEqual(['by-birthday']);
+    // The birthday index for the ageing job; the referral boards' rank index (issue 19).
+    expect(tables.rollups.indexes.map((i) => i.indexName)).toEqual(['by-birthday', 'by-rank']);
     for (const path of ['/api/admin/stats', '/api/admin/reports/summary', '/api/admin/reports/rows']) {
       const route = routes.find((r) => r.path === path)!;
       expect(route.access, path).toBe('staff');

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,9 +6,7 @@ import { makeApplicationRepository } from '../../lambdas/adapters/applications';
 import { CAMPAIGN_AUDIT_PK } from '../../lambdas/adapters/campaign-audit';
 import { makeCampaignStore, referralCodeKey } from '../../lambdas/adapters/campaigns';
 import { applicationWebhookPayload } from '../../lambdas/adapters/webhook';
-import { makeHandler as makeSubmitHandler } from '../../lambdas/handlers/applications-submit';
 import { makeHandler as makeCampaignsHandler, randomCampaignCode } from '../../lambdas/handlers/campaigns';
-import { signVerification } from '../../lambdas/lib/codes';
 import { PutCommand, QueryCommand } from '../../lambdas/lib/db';
 import type { ApiAdapter } from '../../local/api-adapter';
 import { localDb } from '../../local/dynamodb';
@@ -17,9 +14,8 @@ import { type Campaign, CODE_ALPHABET } from '../../rules/campaigns';
 import { applicationExportColumns, toCsv } from '../../rules/csv';
 import { istDay } from '../../rules/ist';
 import type { ListResponse } from '../../rules/staff-api';
-import { submitBody, uniqueMobile } from '../support/public-flow';
+import { testSubmit } from '../support/submit';
 import { testStaff } from '../support/staff';
-import { useLocalFunctionEnv } from '../support/env';
 import { startTierApi } from '../support/tier-api';
 import { signIn } from '../support/tokens';
 
@@ -205,35 +201,7 @@ describe('campaign routes', () => {
 // ---------------------------------------------------------------------------
 // Attribution at submit.
 
-const signingKey = 'campaigns-test-signing-key-0123456789';
-const sent: unknown[] = [];
-// Local mode before the handler is made: it reads the mode then (no origin token locally).
-useLocalFunctionEnv();
-const submit = makeSubmitHandler({
-  applications,
-  queue: { send: (messages) => Promise.resolve(void sent.push(...messages)) },
-  signingKey: () => Promise.resolve(signingKey),
-  otpTable: names.otps!,
-  clock: () => new Date(),
-  newId: randomUUID,
-  campaigns: store,
-});
-
-async function submitWith(attribution: unknown): Promise<{ statusCode: number; id?: string; body: string }> {
-  const mobile = uniqueMobile();
-  const { token } = await signVerification(signingKey, `91${mobile}`, new Date(), 1800, randomUUID());
-  const event = {
-    routeKey: 'POST /api/applications',
-    rawPath: '/api/applications',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...submitBody(token), attribution }),
-    isBase64Encoded: false,
-    requestContext: { requestId: randomUUID(), http: { method: 'POST', sourceIp: '203.0.113.9' } },
-  } as unknown as APIGatewayProxyEventV2;
-  const response = (await submit(event, {} as never)) as { statusCode: number; body: string };
-  const parsed = JSON.parse(response.body) as { id?: string };
-  return { statusCode: response.statusCode, body: response.body, ...(parsed.id && { id: parsed.id }) };
-}
+const { submitWith } = testSubmit({ applications, campaigns: store, otpTable: names.otps! });
 
 async function campaignOf(overrides: Partial<Campaign>): Promise<Campaign> {
   const campaign: Campaign = {

@@ -16,7 +16,15 @@ import {
   type Status,
   STATUSES,
 } from '../support/rollups';
-import { type BruteFilters, bruteForceReport, bruteTopCampaigns } from '../support/rollups-brute';
+import {
+  type BruteFilters,
+  bruteForceReport,
+  bruteReferrals,
+  bruteTopCampaigns,
+  bruteTopReferrers,
+} from '../support/rollups-brute';
+import { topReferrers } from '../../lambdas/lib/referrals';
+import { everyDistrict } from '../../rules/staff-scope';
 import { rollupsHarness, type RollupsHarness } from '../support/rollups-harness';
 
 // Issue 19: reports and the dashboard by campaign. On a generated set where some
@@ -29,6 +37,8 @@ import { rollupsHarness, type RollupsHarness } from '../support/rollups-harness'
 const random = randomSource(19_04);
 const COUNT = 2500;
 const CAMPAIGNS = ['camp-a', 'camp-b', 'camp-c', 'Camp_D', 'camp-e'];
+/** Members whose referral links brought some of the applications (issue 19). */
+const REFERRERS = Array.from({ length: 14 }, (_, i) => `ref-${i}`);
 let h: RollupsHarness;
 const live = new Map<string, Record<string, unknown>>();
 
@@ -62,9 +72,9 @@ async function changeStatus(item: Record<string, unknown>, status: Status) {
 beforeAll(async () => {
   h = await rollupsHarness('rollups-campaigns', new Date());
   const generated = generateApplications(random, COUNT, 45, istDayOf(Date.now()), 'c');
-  const items = generated.items.map((item) =>
-    random.chance(0.45) ? withCampaign(item, random.pick(CAMPAIGNS)) : item,
-  );
+  const items = generated.items
+    .map((item) => (random.chance(0.45) ? withCampaign(item, random.pick(CAMPAIGNS)) : item))
+    .map((item) => (random.chance(0.3) ? { ...item, referrer_id: random.pick(REFERRERS) } : item));
   for (const item of items) live.set(String(item.pk), item);
   await putAll(h.db, h.names.applications, items);
   await inParallel(
@@ -116,6 +126,17 @@ async function expectReportsMatch() {
     const perDay = Object.fromEntries(report.series.filter((p) => p.total > 0).map((p) => [p.day, p.total]));
     expect(perDay).toEqual(Object.fromEntries([...brute.perDay].map(([day, p]) => [day, p.total])));
     expect(report.topCampaigns).toEqual(bruteTopCampaigns(raw, filters, today));
+    expect(report.referrals, JSON.stringify(filters)).toEqual(bruteReferrals(raw, filters, today));
+    const leaders = await topReferrers(
+      h.store,
+      (ids) => Promise.resolve(new Map(ids.map((id) => [id, { name: id }]))),
+      { districts: filters.districts ?? [], campaign: filters.campaign ?? null },
+      everyDistrict,
+    );
+    expect(
+      leaders.map((l) => ({ referrer: l.id, brought: l.brought, approved: l.approved })),
+      JSON.stringify(filters),
+    ).toEqual(bruteTopReferrers(raw, filters, today));
   }
 }
 

@@ -111,3 +111,35 @@ export function bruteTopCampaigns(items: readonly Record<string, unknown>[], fil
     .sort((a, b) => b.applications - a.applications || (a.campaign < b.campaign ? -1 : 1))
     .slice(0, 10);
 }
+
+/** The "Referrals" tile by brute force (issue 19): the report of the referred items alone. */
+export function bruteReferrals(items: readonly Record<string, unknown>[], filters: BruteFilters, today: string) {
+  const report = bruteForceReport(
+    items.filter((i) => typeof i.referrer_id === 'string'),
+    filters,
+    today,
+  );
+  return { applications: report.total, approved: report.byStatus.approved ?? 0 };
+}
+
+/**
+ * "Top recruiters" by brute force: per referrer, the counted items they brought of all
+ * time (any day and status) within the districts and campaign, and those approved; the
+ * ten with the most approved (ties: most brought, then id), approved ones only.
+ */
+export function bruteTopReferrers(items: readonly Record<string, unknown>[], filters: BruteFilters, today: string) {
+  const referrers = [...new Set(items.map((i) => i.referrer_id).filter((r): r is string => typeof r === 'string'))];
+  const scope = { districts: filters.districts, campaign: filters.campaign };
+  return referrers
+    .map((referrer) => {
+      const report = bruteForceReport(
+        items.filter((i) => i.referrer_id === referrer),
+        scope,
+        today,
+      );
+      return { referrer, brought: report.total, approved: report.byStatus.approved ?? 0 };
+    })
+    .filter((r) => r.approved > 0)
+    .sort((a, b) => b.approved - a.approved || b.brought - a.brought || (a.referrer < b.referrer ? -1 : 1))
+    .slice(0, 10);
+}

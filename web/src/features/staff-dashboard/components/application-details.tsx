@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
 import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application-values';
-import type { ApplicationRow, AuditEntry, DecisionNotice } from '../../../../../rules/staff-api';
+import type { ApplicationDetail, ApplicationRow, AuditEntry, DecisionNotice } from '../../../../../rules/staff-api';
+import { referralLink } from '../../../../../rules/campaigns';
 import { errorText } from '../../../i18n/error-text';
 import { useApplicationDetail } from '../hooks/use-application-detail';
-import { formatDateTime, formatDay } from '../../../lib/staff-format';
+import { formatCount, formatDateTime, formatDay } from '../../../lib/staff-format';
 import { constituencyName } from '../utils/format';
 import { ReviewForm } from './review-form';
 import { StatusBadge } from './status-badge';
@@ -45,6 +46,32 @@ function NoticeLine({ notice, language }: { notice: DecisionNotice; language: st
   );
 }
 
+/**
+ * The member's referral link (issued on their first approval) and what it brought
+ * (issue 19): applications, and those of them approved.
+ */
+function ReferralField({ referrals }: { referrals: NonNullable<ApplicationDetail['referrals']> }) {
+  const { t } = useTranslation('staff');
+  return (
+    <div className="details-field details-field-wide" data-testid="referrals">
+      <dt>{t('details.referrals')}</dt>
+      <dd>
+        {referrals.code && (
+          <p className="referral-link">
+            <code>{referralLink(window.location.origin, referrals.code)}</code>
+          </p>
+        )}
+        <p>
+          {t('details.referralCounts', {
+            brought: formatCount(referrals.brought),
+            approved: formatCount(referrals.approved),
+          })}
+        </p>
+      </dd>
+    </div>
+  );
+}
+
 /** The expandable details row: every field, the decision notices, the audit trail, and (admins) the review controls. */
 export function ApplicationDetails({
   row,
@@ -62,6 +89,7 @@ export function ApplicationDetails({
   const { loading, detail, error } = useApplicationDetail(row.id);
   const app = detail?.application.id === row.id ? detail.application : row;
   const notices = detail?.application.id === row.id ? detail.notices : [];
+  const referrals = detail?.application.id === row.id ? detail.referrals : undefined;
 
   const notGiven = <span className="muted">{t('details.notGiven')}</span>;
   const text = (value: string | undefined): ReactNode => (value ? value : notGiven);
@@ -111,6 +139,7 @@ export function ApplicationDetails({
               </dd>
             </div>
           )}
+          {referrals && <ReferralField referrals={referrals} />}
           <div className="details-field details-field-wide">
             <dt>{t('details.id')}</dt>
             <dd>

@@ -1,25 +1,16 @@
 import './reports.css';
 import { useTranslation } from '../../../i18n/use-translation';
 import { Link } from 'react-router-dom';
-import { applicationStatuses } from '../../../../../rules/application-values';
 import { Spinner } from '../../../components/spinner';
 import { StaffScopeNote } from '../../../components/staff-scope-note';
 import { errorText } from '../../../i18n/error-text';
 import { staffPaths } from '../../../staff-paths';
 import { useReportParams } from '../hooks/use-report-params';
 import { useReportSummary } from '../hooks/use-report-summary';
-import {
-  ageData,
-  genderData,
-  memberData,
-  seriesData,
-  statusData,
-  topCampaignData,
-  topDistrictData,
-} from '../utils/chart-data';
-import { campaignLabel, useCampaigns } from '../../../lib/staff-campaigns';
-import { TopCampaignsChart } from './campaign-chart';
-import { districtLabel, formatCount } from '../../../lib/staff-format';
+import { ageData, genderData, memberData, seriesData, statusData, topDistrictData } from '../utils/chart-data';
+import { useCampaigns } from '../../../lib/staff-campaigns';
+import { ReportTiles, SourceCharts } from './report-sources';
+import { districtLabel } from '../../../lib/staff-format';
 import { reportProblem } from '../utils/report-params';
 import { FilterPanel } from './filter-panel';
 import { RawData } from './raw-data';
@@ -76,21 +67,7 @@ export function ReportsPage() {
               {t('reports.updating')}
             </p>
           )}
-          <section className="report-tiles stats" aria-label={t('reports.total')}>
-            <div className="stat-card stat-total" data-testid="tile-total">
-              <span className="stat-label">{t('reports.total')}</span>
-              <span className="stat-value">{formatCount(data.total)}</span>
-            </div>
-            {applicationStatuses.map((status) => (
-              <div key={status} className={`stat-card stat-${status}`} data-testid={`tile-${status}`}>
-                <span className="stat-label">
-                  <span className="status-dot" aria-hidden="true" />
-                  {t(`status.${status}`)}
-                </span>
-                <span className="stat-value">{formatCount(data.byStatus[status])}</span>
-              </div>
-            ))}
-          </section>
+          <ReportTiles data={data} />
           <div className="report-grid">
             <BarChart
               id="age"
@@ -133,13 +110,7 @@ export function ReportsPage() {
               data={statusData(data).map((d) => ({ ...d, label: t(`status.${d.id as 'pending'}`) }))}
             />
             <DailyStatusBars title={t('reports.dailyByStatus')} points={seriesData(data)} />
-            {/* Shown once an application came through a campaign: until then it would be an empty card. */}
-            {topCampaignData(data).length > 0 && (
-              <TopCampaignsChart
-                title={t('reports.topCampaigns')}
-                data={topCampaignData(data).map((c) => ({ ...c, label: campaignLabel(campaigns, c.id, lang) }))}
-              />
-            )}
+            <SourceCharts data={data} campaigns={campaigns} />
           </div>
         </div>
       )}

@@ -4,24 +4,39 @@ import { formatCount } from '../../../lib/staff-format';
 import { ChartCard, PRIMARY, theme } from './report-charts';
 import { statusColours } from '../utils/chart-data';
 
-interface CampaignBar {
+/** One bar pair: a count and, beside it, how many of them were approved. */
+export interface PairBar {
   readonly label: string;
   readonly applications: number;
   readonly approved: number;
 }
 
 /**
- * "Top campaigns" (issue 19): per campaign, its applications and, beside them, how many
- * were approved, most applications at the top; a hidden table says the same numbers.
+ * Two bars per row (issue 19): "Top campaigns" (a campaign's applications and how many
+ * were approved) and "Top recruiters" (what a member's referral link brought and how
+ * many of those were approved), the first row at the top; a hidden table says the same
+ * numbers. `column` heads the rows, `counted` the first bar.
  */
-export function TopCampaignsChart({ title, data }: { title: string; data: readonly CampaignBar[] }) {
+export function PairBarsChart({
+  id,
+  title,
+  column,
+  counted,
+  data,
+}: {
+  id: string;
+  title: string;
+  column: string;
+  counted: string;
+  data: readonly PairBar[];
+}) {
   const { t } = useTranslation('staff');
   const longest = Math.max(0, ...data.map((d) => d.label.length));
-  const applications = t('reports.applications');
+  const applications = counted;
   const approved = t('reports.approvals');
   return (
     <ChartCard
-      id="campaigns"
+      id={id}
       title={title}
       empty={!data.some((d) => d.applications > 0)}
       legend={
@@ -42,14 +57,14 @@ export function TopCampaignsChart({ title, data }: { title: string; data: readon
             <caption>{title}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('reports.campaignColumn')}</th>
+                <th scope="col">{column}</th>
                 <th scope="col">{applications}</th>
                 <th scope="col">{approved}</th>
               </tr>
             </thead>
             <tbody>
-              {data.map((d) => (
-                <tr key={d.label}>
+              {data.map((d, i) => (
+                <tr key={i}>
                   <th scope="row">{d.label}</th>
                   <td>{formatCount(d.applications)}</td>
                   <td>{formatCount(d.approved)}</td>
@@ -62,9 +77,10 @@ export function TopCampaignsChart({ title, data }: { title: string; data: readon
     >
       <ResponsiveBar
         // nivo draws the first row at the bottom: the most is put last.
-        data={[...data].reverse().map((d) => ({ label: d.label, applications: d.applications, approved: d.approved }))}
+        // Rows keyed by their rank: two members may be shown under the same label.
+        data={data.map((d, i) => ({ rank: String(i), applications: d.applications, approved: d.approved })).reverse()}
         keys={['applications', 'approved']}
-        indexBy="label"
+        indexBy="rank"
         layout="horizontal"
         groupMode="grouped"
         margin={{ top: 10, right: 16, bottom: 40, left: Math.min(170, 24 + longest * 8) }}
@@ -73,7 +89,7 @@ export function TopCampaignsChart({ title, data }: { title: string; data: readon
         theme={theme}
         animate={false}
         enableLabel={false}
-        axisLeft={{ tickSize: 0, tickPadding: 6 }}
+        axisLeft={{ tickSize: 0, tickPadding: 6, format: (rank: string) => data[Number(rank)]?.label ?? '' }}
         axisBottom={{
           tickSize: 0,
           tickPadding: 8,
