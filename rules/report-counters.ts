@@ -112,13 +112,16 @@ export function parseDayKey(key: string): { status: ApplicationStatus; day: stri
 
 /**
  * `T#${day}#${campaign}`: the "Top campaigns" row of a campaign on a day, its counters
- * one per status and district (topIndex), added to rather than created zero-filled.
+ * one per status and district (topIndex), TOP_COUNTERS of them, created zero-filled as
+ * the day rows are (so that a row's size does not grow as more of them count).
  */
 const TOP_PREFIX = 'T#';
 export const topKey = (day: string, campaign: string) => `${TOP_PREFIX}${day}#${campaign}`;
 export const isTopKey = (key: string) => key.startsWith(TOP_PREFIX);
 export const topIndex = (status: ApplicationStatus, district: number) =>
   applicationStatuses.indexOf(status) * reportDistricts.length + district;
+/** Counters of one Top row: every topIndex. */
+export const TOP_COUNTERS = applicationStatuses.length * reportDistricts.length;
 
 /** Indexes into a day's flat counters (district × COUNTERS_PER_CELL + counter). */
 function counterIndexes(cell: CountedCell): [number, number, number] {
