@@ -130,12 +130,15 @@ export function parseDayKey(key: string): { status: ApplicationStatus; day: stri
 
 /**
  * `T#${day}#${campaign}`: the "Top campaigns" row of a campaign on a day, its counters
- * one per status and district (topIndex), added to rather than created zero-filled.
+ * one per status and district (topIndex), TOP_COUNTERS of them, created zero-filled as
+ * the day rows are (so that a row's size does not grow as more of them count).
  */
 const TOP_PREFIX = 'T#';
 export const topKey = (day: string, campaign: string) => `${TOP_PREFIX}${day}#${campaign}`;
 export const isTopKey = (key: string) => key.startsWith(TOP_PREFIX);
 export const topIndex = statusDistrictIndex;
+/** Counters of one Top row: every topIndex, of every application and then of the referred (REFERRED_OFFSET). */
+export const TOP_COUNTERS = 2 * REFERRED_OFFSET;
 
 /** Indexes into a day's flat counters (district × COUNTERS_PER_CELL + counter). */
 function counterIndexes(cell: CountedCell): [number, number, number] {

@@ -6,8 +6,10 @@ import {
   type CountedCell,
   type DayCounters,
   dayKey,
+  emptyCells,
   isTopKey,
   parseDayKey,
+  TOP_COUNTERS,
   type TopRow,
 } from '../../rules/report-counters';
 import { APPROVED, type BoardEntry, BROUGHT, isBoardKey, parseBoardKey } from '../../rules/report-referrals';
@@ -21,11 +23,17 @@ import { APPROVED, type BoardEntry, BROUGHT, isBoardKey, parseBoardKey } from '.
 //                                    created zero-filled (COUNTER_BIAS), the same size every row
 //   G#g#CDAYS#campaign <status>#<YYYY-MM-DD>  the same day rows of one campaign's
 //                                    applications (issue 19), created as the others
-//   G#g#TOP   <YYYY-MM-DD>#<campaign> the "Top campaigns" row: n<i> per status and district
-//                                    (topIndex), added to (ADD) rather than created; only
-//                                    days a campaign had applications have one; from n156 on,
-//                                    the same of referred applications (issue 19, campaign `~`:
-//                                    referred through no campaign; rules/report-referrals.ts)
+//   G#g#TOP   <YYYY-MM-DD>#<campaign> the "Top campaigns" row: counters c[TOP_COUNTERS], one
+//                                    per status and district (topIndex), created zero-filled
+//                                    (COUNTER_BIAS) as the day rows are; only days a campaign
+//                                    had applications have one. Stored sparse (n<i>, added
+//                                    to) they grew as more counters turned non-zero, and so
+//                                    did the report reading them: 11.8 % from 10,000 to
+//                                    100,000 applications. Sparse rows are still read; the
+//                                    first write to one replaces it zero-filled, so a stage
+//                                    that had them needs `npm run rollups:rebuild`. From
+//                                    c[156] on, the same of referred applications (issue 19,
+//                                    campaign `~`: through no campaign; report-referrals.ts)
 //   G#g#REF#board <referrer id>      a referral board: b brought, a approved (ADD), on the
 //                                    rank index (`rank` = pk, sort key a) once a is written
 //   G#g#TOTALS TOTALS                all-time count per status; first_day and last_day
@@ -213,8 +221,19 @@ export function parseDayRow(item: Record<string, unknown>): DayCounters {
   return { status, day, cells: v.parse(cellsSchema, item.c).map((row) => row.map((n) => n - COUNTER_BIAS)) };
 }
 
-/** `SET c[i][j] = c[i][j] + :vN, ...` for one day row's counter changes (at most MAX_TERMS_PER_UPDATE). */
-export function counterUpdate(counters: ReadonlyMap<number, number>): {
+/** A day row's counter `index` (district × COUNTERS_PER_CELL + counter) in its list of lists. */
+const dayCounterPath = (index: number) => `c[${Math.floor(index / COUNTERS_PER_CELL)}][${index % COUNTERS_PER_CELL}]`;
+/** A Top row's counter `index` (topIndex) in its flat list. */
+const topCounterPath = (index: number) => `c[${index}]`;
+
+/**
+ * `SET c[i][j] = c[i][j] + :vN, ...` for one row's counter changes (at most
+ * MAX_TERMS_PER_UPDATE); a Top row's counters are `c[i]`.
+ */
+export function counterUpdate(
+  counters: ReadonlyMap<number, number>,
+  pathOf: (index: number) => string = dayCounterPath,
+): {
   UpdateExpression: string;
   ExpressionAttributeValues: Record<string, number>;
 } {
@@ -224,7 +243,7 @@ export function counterUpdate(counters: ReadonlyMap<number, number>): {
     if (n === 0) continue;
     let name = values.get(n);
     if (!name) values.set(n, (name = `:v${values.size}`));
-    const path = `c[${Math.floor(index / COUNTERS_PER_CELL)}][${index % COUNTERS_PER_CELL}]`;
+    const path = pathOf(index);
     terms.push(`${path} = ${path} + ${name}`);
   }
   if (terms.length > MAX_TERMS_PER_UPDATE) throw new Error(`Too many counters in one update: ${terms.length}`);
@@ -234,28 +253,45 @@ export function counterUpdate(counters: ReadonlyMap<number, number>): {
   };
 }
 
+/** The table's key of one row of counters (a key of CounterDelta). */
+function rowKey(gen: string, key: string): { pk: string; sk: string } {
+  if (isTopKey(key)) return { pk: topPk(gen), sk: key.slice(2) };
+  const { status, day, campaign } = parseDayKey(key);
+  return { pk: campaign ? campaignDaysPk(gen, campaign) : daysPk(gen), sk: dayKey(status, day) };
+}
+
+/**
+ * A row of counters as created (ensureDays), every counter zero, and the condition it is
+ * put under. A Top row is conditioned on its list, not its key: a sparse row stored before
+ * the lists (see the header) is replaced rather than kept, so that updates can run.
+ */
+export function emptyRow(gen: string, key: string) {
+  const top = isTopKey(key);
+  const c = top
+    ? Array<number>(TOP_COUNTERS).fill(COUNTER_BIAS)
+    : emptyCells().map((row) => row.map((n) => n + COUNTER_BIAS));
+  return {
+    Item: { ...rowKey(gen, key), c },
+    ConditionExpression: top ? 'attribute_not_exists(c)' : 'attribute_not_exists(pk)',
+  };
+}
+
 /**
  * The key and update of one row's counter changes (a key of CounterDelta: a day row, a
- * campaign's day row, or a "Top campaigns" row). Day rows must exist (ensureDays): their
- * update is conditioned on it; a Top row is created by its first ADD.
+ * campaign's day row, or a "Top campaigns" row). Every row must exist (ensureDays): the
+ * update is conditioned on it, and a refusal names the row as missing.
  */
 export function rowUpdate(gen: string, key: string, changes: ReadonlyMap<number, number>) {
   if (isBoardKey(key)) return boardUpdate(gen, key, changes);
-  if (isTopKey(key)) {
-    const terms = [...changes].filter(([, n]) => n !== 0);
-    return {
-      Key: { pk: topPk(gen), sk: key.slice(2) },
-      UpdateExpression: `ADD ${terms.map(([i], j) => `n${i} :v${j}`).join(', ')}`,
-      ExpressionAttributeValues: Object.fromEntries(terms.map(([, n], j) => [`:v${j}`, n])),
-    };
-  }
-  const { status, day, campaign } = parseDayKey(key);
+  const top = isTopKey(key);
   return {
-    Key: { pk: campaign ? campaignDaysPk(gen, campaign) : daysPk(gen), sk: dayKey(status, day) },
-    ...counterUpdate(changes),
-    ConditionExpression: 'attribute_exists(pk)',
+    Key: rowKey(gen, key),
+    ...counterUpdate(changes, top ? topCounterPath : dayCounterPath),
+    ConditionExpression: top ? 'attribute_exists(c)' : 'attribute_exists(pk)',
   };
 }
+
+const topCountersSchema = v.array(v.number());
 
 /**
  * A referrer's counters on a board, added to (ADD): `b` brought, `a` approved, and the
@@ -282,13 +318,19 @@ export function parseBoardItem(item: Record<string, unknown>): BoardEntry {
   return { referrer: String(item.sk), brought: n(item.b), approved: n(item.a) };
 }
 
-/** A "Top campaigns" row as stored. */
+/** A "Top campaigns" row as stored: its non-zero counters (a sparse row's too, until rebuilt). */
 export function parseTopRow(item: Record<string, unknown>): TopRow {
   const sk = String(item.sk);
   const split = sk.indexOf('#');
   const counts = new Map<number, number>();
-  for (const [name, value] of Object.entries(item)) {
-    if (/^n\d+$/.test(name) && typeof value === 'number' && value !== 0) counts.set(Number(name.slice(1)), value);
+  if (item.c !== undefined) {
+    v.parse(topCountersSchema, item.c).forEach((stored, i) => {
+      if (stored !== COUNTER_BIAS) counts.set(i, stored - COUNTER_BIAS);
+    });
+  } else {
+    for (const [name, value] of Object.entries(item)) {
+      if (/^n\d+$/.test(name) && typeof value === 'number' && value !== 0) counts.set(Number(name.slice(1)), value);
+    }
   }
   return { day: sk.slice(0, split), campaign: sk.slice(split + 1), counts };
 }

@@ -10,14 +10,12 @@ import {
 } from '../lib/db';
 import type { BatchGetCommandOutput, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
-import { dayKey, emptyCells, isTopKey, parseDayKey } from '../../rules/report-counters';
+import { dayKey, isTopKey, parseDayKey } from '../../rules/report-counters';
 import { isBoardKey } from '../../rules/report-referrals';
 import { ignoreConditionFailed, retryConflicts } from '../lib/dynamo';
 import { readMeta } from './rollups-reader';
 import {
-  campaignDaysPk,
-  COUNTER_BIAS,
-  daysPk,
+  emptyRow,
   INITIAL_GENERATION,
   MAX_TRANSACTION_ITEMS,
   metaKey,
@@ -60,8 +58,8 @@ export interface RollupsWriter {
   /**
    * Creates missing day rows zero-filled, the four statuses of a day together (a day
    * with data always has its four rows: a report reads the same items whatever the
-   * data), and widens the generation's first/last day. Rows created by this container
-   * are remembered; `recheck` forgets that.
+   * data), and the Top rows of the keys, zero-filled too; widens the generation's
+   * first/last day. Rows created by this container are remembered; `recheck` forgets that.
    */
   ensureDays(gen: string, keys: readonly string[], recheck?: boolean): Promise<void>;
   /** States and the counter changes they cause, with the totals, in one transaction. */
@@ -96,7 +94,8 @@ function commitItems(
   const dayKeys: string[] = [];
   for (const [key, changes] of counters) {
     if (![...changes.values()].some((n) => n !== 0)) continue;
-    // Top rows and referral boards are unconditional: never ConditionalCheckFailed, never reported missing.
+    // Every row's update but a referral board's is conditioned on the row: a refusal reports
+    // it missing. A board is added to, never refused.
     dayKeys.push(key);
     items.push({ Update: { TableName: tableName, ...rowUpdate(gen, key, changes) } });
   }
@@ -105,7 +104,7 @@ function commitItems(
   return { items, dayKeys };
 }
 
-/** The day rows of changed keys: per day (and campaign), its four statuses' rows; Top rows need no creation. */
+/** The rows of changed keys: per day (and campaign), its four statuses' day rows; each Top row itself. */
 function dayRowsOf(keys: readonly string[]): string[] {
   const days = new Map(
     keys
@@ -113,9 +112,13 @@ function dayRowsOf(keys: readonly string[]): string[] {
       .map((k) => parseDayKey(k))
       .map(({ day, campaign }) => [`${day}#${campaign ?? ''}`, { day, campaign }]),
   );
-  return [...days.values()].flatMap(({ day, campaign }) =>
-    applicationStatuses.map((status) => dayKey(status, day, campaign)),
-  );
+  const top = [...new Set(keys.filter(isTopKey))];
+  return [
+    ...[...days.values()].flatMap(({ day, campaign }) =>
+      applicationStatuses.map((status) => dayKey(status, day, campaign)),
+    ),
+    ...top,
+  ];
 }
 
 export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
@@ -127,26 +130,17 @@ export function makeRollupsWriter(db: Db, tableName: string): RollupsWriter {
    */
   const knownDays = new Set<string>();
 
-  /** Creates one day row if absent and widens the generation's first and last day to it. */
+  /** Creates one row if absent (zero-filled) and, for a day row, widens the generation's first and last day to it. */
   const createDay = async (gen: string, key: string) => {
-    const { status, day, campaign } = parseDayKey(key);
-    const pk = campaign ? campaignDaysPk(gen, campaign) : daysPk(gen);
     await ignoreConditionFailed(
-      retryConflicts(() =>
-        db.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: { pk, sk: dayKey(status, day), c: emptyCells().map((row) => row.map((n) => n + COUNTER_BIAS)) },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
-      ),
+      retryConflicts(() => db.send(new PutCommand({ TableName: tableName, ...emptyRow(gen, key) }))),
     );
-    // A campaign's days are days of the generation's own rows, which widen the range.
-    if (campaign) {
+    // A campaign's day rows and the Top rows are of days the generation's own rows have, which widen the range.
+    if (isTopKey(key) || parseDayKey(key).campaign) {
       knownDays.add(`${gen}|${key}`);
       return;
     }
+    const { day } = parseDayKey(key);
     // Idempotent widening, run on every creation attempt so that a crash between
     // the two writes is repaired by the next one.
     for (const [attribute, comparison] of [

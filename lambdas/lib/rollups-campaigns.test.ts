@@ -9,13 +9,14 @@ import {
   foldReport,
   parseDayKey,
   topIndex,
+  TOP_COUNTERS,
   topKey,
   type TopRow,
 } from '../../rules/report-counters';
 import { applicationFiltersSchema } from '../../rules/staff-api';
 import { campaignKeys, indexKeys } from '../adapters/application-items';
 import { planStreams } from '../adapters/application-query';
-import { parseTopRow, rowUpdate } from '../adapters/rollups-keys';
+import { COUNTER_BIAS, emptyRow, parseTopRow, rowUpdate } from '../adapters/rollups-keys';
 
 // Issue 19: what a campaign adds to the listings' keys, the planner's choice, the rollups'
 // row keys and updates, and the report's "Top campaigns".
@@ -88,18 +89,33 @@ describe('campaign rollups', () => {
     expect([...moved.keys()].filter((k) => k.includes('camp-'))).toHaveLength(4);
   });
 
-  it("writes a campaign's day row in its own partition, and adds to a Top row without creating it first", () => {
+  it("writes a campaign's day row in its own partition, and a Top row's counter in its zero-filled list", () => {
     const day = rowUpdate('1', dayKey('approved', '2026-03-01', 'camp-1'), new Map([[3, 1]]));
     expect(day).toMatchObject({
       Key: { pk: 'G#1#CDAYS#camp-1', sk: 'approved#2026-03-01' },
       ConditionExpression: 'attribute_exists(pk)',
     });
-    const top = rowUpdate('1', topKey('2026-03-01', 'camp-1'), new Map([[topIndex('approved', 0), -1]]));
+    const at = topIndex('approved', 0);
+    const top = rowUpdate('1', topKey('2026-03-01', 'camp-1'), new Map([[at, -1]]));
     expect(top).toEqual({
       Key: { pk: 'G#1#TOP', sk: '2026-03-01#camp-1' },
-      UpdateExpression: `ADD n${topIndex('approved', 0)} :v0`,
+      UpdateExpression: `SET c[${at}] = c[${at}] + :v0`,
       ExpressionAttributeValues: { ':v0': -1 },
+      ConditionExpression: 'attribute_exists(c)',
     });
+    // Created as a day row is: every counter there, zero (biased), whatever will count.
+    const created = emptyRow('1', topKey('2026-03-01', 'camp-1'));
+    const counters = created.Item.c.flat();
+    expect(counters).toHaveLength(TOP_COUNTERS);
+    expect(counters.every((n) => n === COUNTER_BIAS)).toBe(true);
+    expect(created.ConditionExpression).toBe('attribute_not_exists(c)');
+    const stored = counters.map((n, i) => (i === 80 ? n + 2 : n));
+    expect(parseTopRow({ ...created.Item, c: stored })).toEqual({
+      day: '2026-03-01',
+      campaign: 'camp-1',
+      counts: new Map([[80, 2]]),
+    });
+    // A sparse row stored before the lists is still read.
     expect(parseTopRow({ pk: 'G#1#TOP', sk: '2026-03-01#camp-1', n80: 2, n3: 0 })).toEqual({
       day: '2026-03-01',
       campaign: 'camp-1',
