@@ -27,7 +27,7 @@ export interface Box {
 const INK = 128;
 
 /** A binary PGM (P5, max 255), the format `pdftoppm -gray` writes. */
-export function readPgm(bytes: Buffer): Grey {
+function readPgm(bytes: Buffer): Grey {
   const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(bytes.toString('latin1', 0, 64));
   if (!header) throw new Error('not an 8-bit binary PGM');
   const width = Number(header[1]);
