@@ -8,6 +8,7 @@ import { ta } from '../../web/src/i18n/ta';
 import { taForm } from '../../web/src/i18n/ta-form';
 import { hasHorizontalOverflow, launchChromium, screenshot, seriousAxeViolations, viewports } from '../support/browser';
 import { type StackProcess, startStackProcess } from '../support/local-stack-process';
+import { fillApplicationForm } from '../support/public-browser';
 
 // Where the code goes, in Chromium at 360 px, in English and Tamil, against stacks started
 // as `npm start` starts them with the stage's channels set (docs/MESSAGING.md):
@@ -133,17 +134,7 @@ async function verifyAndApply(o: Opened, code: string, channel: 'whatsapp' | 'sm
   expect(await page.locator('.field-verified').innerText()).toBe(
     `✓ ${channel === 'sms' ? s.code.verifiedSms : s.step1.verified}`,
   );
-  await page.getByLabel(s.form.alternatePhone, { exact: true }).fill('9000000001');
-  await page.getByLabel(s.form.name, { exact: true }).fill('Kavya Raman');
-  await page.getByRole('radio', { name: s.options.gender.Female, exact: true }).check();
-  await page.getByLabel(s.form.dateOfBirth, { exact: true }).fill('2001-05-14');
-  await page.getByLabel(s.form.district, { exact: true }).selectOption('Madurai');
-  await page.getByLabel(s.form.constituency, { exact: true }).selectOption('Madurai East');
-  await page.getByLabel(s.form.education, { exact: true }).selectOption('Engineering');
-  await page.getByLabel(s.form.occupation, { exact: true }).selectOption('Student');
-  await page.getByRole('radio', { name: s.form.no, exact: true }).check();
-  await page.getByLabel(s.form.motivation, { exact: true }).fill('To serve the students of my district.');
-  await page.getByRole('checkbox').check();
+  await fillApplicationForm(page, s);
   await page.getByRole('button', { name: s.form.submit, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: s.confirmation.slogan }).waitFor();
 }

@@ -24,6 +24,8 @@ import {
 import { contentSecurityPolicy } from '../../lib/constructs/web-hosting';
 import { findLeaks } from '../support/log-scan';
 import { goodCaptcha, post, submitBody } from '../support/public-flow';
+import { type Answers, fillApplicationForm } from '../support/public-browser';
+import { queueDrained, resetStandIns } from '../support/stand-ins';
 
 // The public flow in a real browser against `npm start`: number, WhatsApp code (read
 // from the sandbox's outbox), form, confirmation; in English and in Tamil, on a cheap
@@ -45,15 +47,13 @@ afterAll(async () => {
   await browser?.close();
   // Leave the stand-ins as this file found them (another file checks a fresh start),
   // after checking that nothing this file sent reached the stack's log.
-  await queueDrained();
+  await queueDrained(appUrl);
   const outbox = await outboxMessages();
   const leaks = findLeaks(readFileSync(inject('stackLogFile'), 'utf8'), {
     phones: [...new Set(outbox.map((m) => m.to))],
     codes: outbox.flatMap((m) => (m.code ? [m.code] : [])),
   });
-  await fetch(`${appUrl}/dev/whatsapp/reset`, { method: 'POST' });
-  await fetch(`${appUrl}/dev/sms/reset`, { method: 'POST' });
-  await fetch(`${appUrl}/dev/webhooks/reset`, { method: 'POST' });
+  await resetStandIns(appUrl);
   expect(leaks).toEqual([]);
 });
 
@@ -83,15 +83,6 @@ async function otpFor(mobile: string, notId?: string): Promise<{ id: string; cod
     })
     .toMatch(/^\d{6}$/);
   return { id: found!.id, code: found!.code! };
-}
-
-async function queueDrained(timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const stats = (await (await fetch(`${appUrl}/dev/queue.json`)).json()) as { visible?: number; inFlight?: number };
-    if (!stats.visible && !stats.inFlight) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function setClockOffset(offsetMs: number): Promise<void> {
@@ -163,23 +154,8 @@ async function reachForm(o: Opened, mobile: string): Promise<void> {
   await o.page.getByRole('heading', { level: 1, name: o.s.form.heading }).waitFor();
 }
 
-interface Answers {
-  readonly dateOfBirth?: string;
-}
-
-async function fillForm({ page, s }: Opened, answers: Answers = {}): Promise<void> {
-  await page.getByLabel(s.form.alternatePhone, { exact: true }).fill('9000000001');
-  await page.getByLabel(s.form.name, { exact: true }).fill('Kavya Raman');
-  await page.getByLabel(s.form.email).fill('kavya@example.com');
-  await page.getByRole('radio', { name: s.options.gender.Female, exact: true }).check();
-  await page.getByLabel(s.form.dateOfBirth, { exact: true }).fill(answers.dateOfBirth ?? '2001-05-14');
-  await page.getByLabel(s.form.district, { exact: true }).selectOption('Madurai');
-  await page.getByLabel(s.form.constituency, { exact: true }).selectOption('Madurai East');
-  await page.getByLabel(s.form.education, { exact: true }).selectOption('Engineering');
-  await page.getByLabel(s.form.occupation, { exact: true }).selectOption('Student');
-  await page.getByRole('radio', { name: s.form.no, exact: true }).check();
-  await page.getByLabel(s.form.motivation, { exact: true }).fill('To serve the students of my district.');
-  await page.getByRole('checkbox').check();
+function fillForm({ page, s }: Opened, answers: Answers = {}): Promise<void> {
+  return fillApplicationForm(page, s, answers);
 }
 
 const submitButton = ({ page, s }: Opened) => page.getByRole('button', { name: s.form.submit, exact: true });
@@ -434,7 +410,7 @@ describe.each(['en', 'ta'] as const)('public flow in %s', (language) => {
   });
 
   it("says a failed send in our words, never the provider's, when neither WhatsApp nor SMS takes it", async () => {
-    await queueDrained(); // A welcome message still on its way would take the fault.
+    await queueDrained(appUrl); // A welcome message still on its way would take the fault.
     const o = await open(language);
     try {
       await mobileInput(o).fill(freshMobile());

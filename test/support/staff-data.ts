@@ -80,3 +80,21 @@ export async function importRecords(endpoints: LocalEndpoints, records: readonly
   if (!tableName) throw new Error('endpoints.json names no applications table');
   return await importApplications({ db, tableName, rows: rows() });
 }
+
+/** A staff API call's status and JSON answer, read as `T` (tests assert on what they need). */
+export interface StaffApiResult<T> {
+  readonly status: number;
+  readonly body: T;
+}
+
+/** Calls the staff API with the staff member's id token, as the SPA does. */
+export function staffApi(appUrl: string, token: string) {
+  return async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<StaffApiResult<T>> => {
+    const response = await fetch(`${appUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  };
+}

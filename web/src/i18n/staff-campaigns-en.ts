@@ -48,6 +48,9 @@ export const campaignsEn = {
   poster: 'A4 poster (PDF)',
   makingPoster: 'Making the poster…',
   posterFailed: 'The poster could not be made.',
+  // The wing's name as the shell says it (shell.wingName), again here: the poster prints it
+  // in both languages, and the shell's strings are loaded only in the language shown.
+  posterWing: "Students' Wing",
   posterInvite: "Scan the code to join the Students' Wing",
   posterOr: 'or open',
   fieldErrors: {

@@ -49,6 +49,7 @@ export const campaignsTa: Strings<typeof campaignsEn> = {
   poster: 'A4 சுவரொட்டி (PDF)',
   makingPoster: 'சுவரொட்டி உருவாக்கப்படுகிறது…',
   posterFailed: 'சுவரொட்டியை உருவாக்க இயலவில்லை.',
+  posterWing: 'மாணவர் அணி',
   posterInvite: 'மாணவர் அணியில் சேர இந்தக் குறியீட்டை ஸ்கேன் செய்யுங்கள்',
   posterOr: 'அல்லது இந்த இணைப்பைத் திறக்கவும்',
   fieldErrors: {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { en } from './en';
 import { campaignsEn } from './staff-campaigns-en';
 import { campaignsTa } from './staff-campaigns-ta';
 import { staffEn } from './staff-en';
 import { staffTa } from './staff-ta';
+import { ta } from './ta';
 import { checkGlossary, checkNoServiceText, checkTranslations } from './translation-checks';
 
 describe('staff area translations', () => {
@@ -24,4 +26,9 @@ describe('Campaigns page translations', () => {
   checkTranslations(campaignsEn, campaignsTa);
   checkNoServiceText(campaignsEn, campaignsTa);
   checkGlossary(campaignsTa);
+
+  it("prints the wing's name on the poster as the shell says it", () => {
+    expect(campaignsEn.posterWing).toBe(en.shell.wingName);
+    expect(campaignsTa.posterWing).toBe(ta.shell.wingName);
+  });
 });

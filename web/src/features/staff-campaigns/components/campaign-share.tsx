@@ -37,20 +37,20 @@ export function CampaignShare({ campaign, link }: { campaign: Campaign; link: st
     setBusy('poster');
     try {
       const { posterPdf } = await import('../utils/poster');
+      // The Campaigns page holds its strings in both languages (the shell's only in the one shown).
       const fixed = (language: 'en' | 'ta') => i18n.getFixedT(language, 'staff');
-      const common = (language: 'en' | 'ta') => i18n.getFixedT(language);
       const blob = await posterPdf({
         matrix: qr.matrix,
         link,
         title: `${campaign.name_en} · ${campaign.name_ta}`,
         ta: {
-          wing: common('ta')('shell.wingName'),
+          wing: fixed('ta')('campaigns.posterWing'),
           name: campaign.name_ta,
           invite: fixed('ta')('campaigns.posterInvite'),
           or: fixed('ta')('campaigns.posterOr'),
         },
         en: {
-          wing: common('en')('shell.wingName'),
+          wing: fixed('en')('campaigns.posterWing'),
           name: campaign.name_en,
           invite: fixed('en')('campaigns.posterInvite'),
           or: fixed('en')('campaigns.posterOr'),

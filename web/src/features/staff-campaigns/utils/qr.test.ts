@@ -1,11 +1,13 @@
+import jsQR from 'jsqr';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { campaignLink } from '../../../../../rules/campaigns';
 import { darkRuns, QR_MARGIN, qrMatrix, qrSvg } from './qr';
 
 // The SVG the page shows and offers draws exactly the modules of the link's QR code,
-// with the quiet zone. (Decoding the image back to the link needs a QR decoder such as
-// `jsqr`, which is not installed: see the report of issue 19 part 1.)
+// with the quiet zone, and a decoder of its own (jsQR) reads what it paints back to the
+// link. (The browser tier reads the page's own downloads, drawn by Chromium:
+// test/e2e/campaign-print.test.ts.)
 
 const link = campaignLink('https://join.example.org', 'abc234');
 
@@ -19,6 +21,20 @@ function paintedGrid(svg: string, size: number): number[] {
     for (let i = 0; i < w; i += 1) grid[(y - QR_MARGIN) * size + x - QR_MARGIN + i] = 1;
   }
   return grid;
+}
+
+/** The grid `scale` pixels a module inside its white quiet zone, as the RGBA jsQR reads. */
+function pixelsOf(grid: readonly number[], size: number, scale = 4) {
+  const side = (size + 2 * QR_MARGIN) * scale;
+  const rgba = new Uint8ClampedArray(side * side * 4).fill(255);
+  for (let y = 0; y < side; y += 1) {
+    for (let x = 0; x < side; x += 1) {
+      const [mx, my] = [Math.floor(x / scale) - QR_MARGIN, Math.floor(y / scale) - QR_MARGIN];
+      const dark = mx >= 0 && my >= 0 && mx < size && my < size && grid[my * size + mx] === 1;
+      if (dark) rgba.fill(0, (y * side + x) * 4, (y * side + x) * 4 + 3);
+    }
+  }
+  return { rgba, side };
 }
 
 describe('the QR code of a campaign link', () => {
@@ -37,5 +53,7 @@ describe('the QR code of a campaign link', () => {
     expect(svg).toContain('<title>Loyola &lt;College> &amp; co</title>');
     expect(paintedGrid(svg, matrix.size)).toEqual([...matrix.data]);
     expect(darkRuns(matrix).every(([x, , w]) => x >= 0 && x + w <= matrix.size)).toBe(true);
+    const { rgba, side: pixels } = pixelsOf(paintedGrid(svg, matrix.size), matrix.size);
+    expect(jsQR(rgba, pixels, pixels)?.data).toBe(link);
   });
 });
