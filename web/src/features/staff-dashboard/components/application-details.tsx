@@ -139,6 +139,14 @@ export function ApplicationDetails({
               </dd>
             </div>
           )}
+          {app.member_number && (
+            <div className="details-field details-field-wide" data-testid="member-number">
+              <dt>{t('details.memberNumber')}</dt>
+              <dd>
+                <code>{app.member_number}</code>
+              </dd>
+            </div>
+          )}
           {referrals && <ReferralField referrals={referrals} />}
           <div className="details-field details-field-wide">
             <dt>{t('details.id')}</dt>

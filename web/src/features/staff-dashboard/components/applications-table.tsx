@@ -134,6 +134,8 @@ function Row({
         <td className="col-submitted">
           <SubmittedAt iso={row.submitted_at} language={language} />
         </td>
+        {/* Wide screens only (staff.css); the details row shows it at every width. */}
+        <td className="col-member nowrap">{row.member_number ?? '—'}</td>
         <td className="col-details">
           <button
             type="button"
@@ -163,7 +165,7 @@ function Row({
 
 /**
  * The page of applications: Name (with email), Phone, District, Status, Submitted
- * (IST), and a Details button that opens the row below it. Admins get a checkbox per
+ * (IST), the member number (wide screens), and a Details button that opens the row below it. Admins get a checkbox per
  * row for the bulk bar. Wide content scrolls inside the table's own box.
  */
 export function ApplicationsTable({
@@ -188,7 +190,7 @@ export function ApplicationsTable({
   const { t, i18n } = useTranslation('staff');
   const language = i18n.resolvedLanguage ?? 'en';
   const scrollRef = useRef<HTMLDivElement>(null);
-  const columns = canReview ? 7 : 6;
+  const columns = canReview ? 8 : 7;
   const overflowing = useOverflowing(scrollRef);
 
   return (
@@ -217,6 +219,9 @@ export function ApplicationsTable({
               <th scope="col">{t('table.district')}</th>
               <th scope="col">{t('table.status')}</th>
               <th scope="col">{t('table.submitted')}</th>
+              <th scope="col" className="col-member">
+                {t('table.memberNumber')}
+              </th>
               <th scope="col" className="col-details">
                 <span className="visually-hidden">{t('table.details')}</span>
               </th>
