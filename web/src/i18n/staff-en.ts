@@ -144,7 +144,7 @@ export const staffEn = {
     district: 'District',
     status: 'Status',
     submitted: 'Submitted',
-    memberNumber: 'Member no.',
+    memberNumber: 'Member number',
     details: 'Details',
     showDetails: 'Details',
     detailsOf: 'Details of {{name}}',

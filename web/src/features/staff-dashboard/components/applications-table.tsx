@@ -125,6 +125,13 @@ function Row({
           {/* Shown instead of the Phone column on narrow screens (staff.css). */}
           <span className="row-phone">{formatPhone(row.phone_number)}</span>
           {row.email && <Email email={row.email} />}
+          {/* Under the name, not a column of its own: the table keeps its width at every size. */}
+          {row.member_number && (
+            <span className="row-member">
+              <span className="visually-hidden">{t('table.memberNumber')}: </span>
+              {row.member_number}
+            </span>
+          )}
         </td>
         <td className="col-phone nowrap">{formatPhone(row.phone_number)}</td>
         <td>{districtName(row.revenue_district, language) ?? '—'}</td>
@@ -134,8 +141,6 @@ function Row({
         <td className="col-submitted">
           <SubmittedAt iso={row.submitted_at} language={language} />
         </td>
-        {/* Wide screens only (staff.css); the details row shows it at every width. */}
-        <td className="col-member nowrap">{row.member_number ?? '—'}</td>
         <td className="col-details">
           <button
             type="button"
@@ -164,8 +169,8 @@ function Row({
 }
 
 /**
- * The page of applications: Name (with email), Phone, District, Status, Submitted
- * (IST), the member number (wide screens), and a Details button that opens the row below it. Admins get a checkbox per
+ * The page of applications: Name (with email and member number), Phone, District, Status, Submitted
+ * (IST), and a Details button that opens the row below it. Admins get a checkbox per
  * row for the bulk bar. Wide content scrolls inside the table's own box.
  */
 export function ApplicationsTable({
@@ -190,7 +195,7 @@ export function ApplicationsTable({
   const { t, i18n } = useTranslation('staff');
   const language = i18n.resolvedLanguage ?? 'en';
   const scrollRef = useRef<HTMLDivElement>(null);
-  const columns = canReview ? 8 : 7;
+  const columns = canReview ? 7 : 6;
   const overflowing = useOverflowing(scrollRef);
 
   return (
@@ -219,9 +224,6 @@ export function ApplicationsTable({
               <th scope="col">{t('table.district')}</th>
               <th scope="col">{t('table.status')}</th>
               <th scope="col">{t('table.submitted')}</th>
-              <th scope="col" className="col-member">
-                {t('table.memberNumber')}
-              </th>
               <th scope="col" className="col-details">
                 <span className="visually-hidden">{t('table.details')}</span>
               </th>
