@@ -1,11 +1,14 @@
-import { type Db, UpdateCommand } from '../lib/db';
+import { type Db, PutCommand, UpdateCommand } from '../lib/db';
 import { formatMemberNumber } from '../../rules/member-number';
 
 // Member numbers (issue 20), in the applications table beside the applications:
 //
-//   SEQ#member        the stage's counter: `next` the last sequence drawn (ADD, atomic),
-//                     `unused` the sequences drawn for an approval that did not happen
+//   SEQ#member        the stage's counter: `next`, the last sequence drawn (ADD, atomic)
 //   MEMBER#<number>   the number's guard: the one application that holds it
+//
+// and in the audit table, `MEMBER_NUMBERS` / `unused#<sequence>#<application id>`: a
+// sequence drawn for an approval that did not happen (an item each, so that the counter
+// stays one small item whose ADD costs 1 WRU however many there are).
 //
 // A first approval draws the next sequence before its transaction and keeps it across
 // the transaction's retries; the transaction sets `member_number` on the application
@@ -13,7 +16,7 @@ import { formatMemberNumber } from '../../rules/member-number';
 // twice, never changes, and numbers increase in the order they were drawn. A drawn
 // number is used by its approval, or listed in `unused` when that approval ended
 // without it (someone else approved the application first, or it was gone): every
-// sequence up to `next` is a guard's or in `unused`, except one whose request failed
+// sequence up to `next` is a guard's or listed unused, except one whose request failed
 // with an error between drawing and writing (the function stopped, DynamoDB refused),
 // which is then missing from both.
 
@@ -25,11 +28,16 @@ export const memberGuardKey = (memberNumber: string) => `MEMBER#${memberNumber}`
 export interface MemberSequence {
   /** The next sequence of the stage (1, 2, ...): atomic, never the same twice. */
   draw(): Promise<number>;
-  /** Records a drawn sequence that no approval used (best effort: a failure is only logged by the caller). */
-  unused(sequence: number): Promise<void>;
+  /** Records a drawn sequence that the approval of `applicationId` did not use. */
+  unused(sequence: number, applicationId: string, now: Date): Promise<void>;
 }
 
-export function makeMemberSequence(db: Db, table: string): MemberSequence {
+/** The audit table's partition of the sequences drawn and not used. */
+export const UNUSED_MEMBER_NUMBERS = 'MEMBER_NUMBERS';
+export const unusedSortKey = (sequence: number, applicationId: string) =>
+  `unused#${String(sequence).padStart(12, '0')}#${applicationId}`;
+
+export function makeMemberSequence(db: Db, table: string, auditTable: string): MemberSequence {
   return {
     async draw() {
       const result = await db.send(
@@ -46,14 +54,18 @@ export function makeMemberSequence(db: Db, table: string): MemberSequence {
       if (!Number.isSafeInteger(next) || next < 1) throw new Error('The member sequence answered no number');
       return next;
     },
-    async unused(sequence) {
+    async unused(sequence, applicationId, now) {
       await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { pk: memberSequenceKey },
-          UpdateExpression: 'ADD #unused :s',
-          ExpressionAttributeNames: { '#unused': 'unused' },
-          ExpressionAttributeValues: { ':s': new Set([sequence]) },
+        new PutCommand({
+          TableName: auditTable,
+          Item: {
+            pk: UNUSED_MEMBER_NUMBERS,
+            sk: unusedSortKey(sequence, applicationId),
+            action: 'member-number-unused',
+            sequence,
+            application_id: applicationId,
+            at: now.toISOString(),
+          },
         }),
       );
     },

@@ -127,7 +127,7 @@ async function changeStatus(
   // across the retries, and listed as unused when the approval ends without it.
   let drawn: number | undefined;
   const giveUp = async <T>(outcome: T): Promise<T> => {
-    if (drawn !== undefined) await recordUnused(members, drawn);
+    if (drawn !== undefined) await recordUnused(members, drawn, id, now);
     drawn = undefined;
     return outcome;
   };
@@ -284,9 +284,9 @@ async function erase(
  * A drawn number that no approval used is listed on the counter; a failure to list it
  * leaves an unexplained gap, never a wrong status, so it is logged and not thrown.
  */
-async function recordUnused(members: MemberSequence, sequence: number): Promise<void> {
+async function recordUnused(members: MemberSequence, sequence: number, id: string, now: Date): Promise<void> {
   try {
-    await members.unused(sequence);
+    await members.unused(sequence, id, now);
   } catch (error) {
     logger.warn('A drawn member number was not used nor listed as unused', {
       sequence,
@@ -300,7 +300,7 @@ export function makeReviewStore(db: Db, tables: ReviewTables): ReviewStore {
     db,
     tables,
     applications: makeApplicationRepository(db, tables.applications),
-    members: makeMemberSequence(db, tables.applications),
+    members: makeMemberSequence(db, tables.applications, tables.audit),
   };
   return {
     changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),

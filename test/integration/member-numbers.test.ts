@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { memberGuardKey, memberSequenceKey } from '../../lambdas/adapters/member-numbers';
-import { GetCommand, ScanCommand } from '../../lambdas/lib/db';
+import { memberGuardKey, memberSequenceKey, UNUSED_MEMBER_NUMBERS } from '../../lambdas/adapters/member-numbers';
+import { GetCommand } from '../../lambdas/lib/db';
+import { queryAll, scanPages } from '../../lambdas/lib/dynamo';
 import { applicationExportColumns, toCsv } from '../../rules/csv';
 import { istDay } from '../../rules/ist';
 import { formatMemberNumber, parseMemberNumber } from '../../rules/member-number';
@@ -17,6 +18,9 @@ import { signIn } from '../support/tokens';
 // listed as unused; a number never changes when the status moves away and back.
 
 const pool = inject('pool');
+const auditTable = inject('tableNames').audit!;
+// The audit table is shared by every tier: this run's application ids are its own.
+const run = Date.now().toString(36);
 let tier: ScopeTier;
 let admin = '';
 
@@ -31,7 +35,7 @@ async function pending(prefix: string, count: number): Promise<string[]> {
   const submitted = new Date(Date.now() - 60_000).toISOString();
   const items = Array.from({ length: count }, (_, i) =>
     applicationItem({
-      id: `${prefix}${String(i).padStart(4, '0')}`,
+      id: `${prefix}-${run}-${String(i).padStart(4, '0')}`,
       submitted_at: submitted,
       application_status: 'pending',
       revenue_district: 'Salem',
@@ -53,14 +57,9 @@ async function setStatus(ids: string[], status: string): Promise<StatusChangeRes
 /** Every application's member number, every guard and the counter, read consistently. */
 async function snapshot() {
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await tier.db.send(
-      new ScanCommand({ TableName: tier.names.applications, ConsistentRead: true, ExclusiveStartKey: start }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const page of scanPages(tier.db, { TableName: tier.names.applications, ConsistentRead: true })) {
+    items.push(...page);
+  }
   const numbers = new Map<string, string>();
   const guards = new Map<string, string>();
   for (const item of items) {
@@ -70,7 +69,16 @@ async function snapshot() {
     if (pk.startsWith('MEMBER#')) guards.set(pk, String(item.application_id));
   }
   const counter = items.find((item) => item.pk === memberSequenceKey);
-  const unused = [...((counter?.unused as Set<number> | undefined) ?? [])].sort((a, b) => a - b);
+  const listed = await queryAll(tier.db, {
+    TableName: auditTable,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': UNUSED_MEMBER_NUMBERS },
+    ConsistentRead: true,
+  });
+  const unused = listed
+    .filter((item) => String(item.application_id).includes(`-${run}-`))
+    .map((item) => Number(item.sequence))
+    .sort((a, b) => a - b);
   return { numbers, guards, next: Number(counter?.next ?? 0), unused };
 }
 
