@@ -111,8 +111,6 @@ export const applicationRowSchema = v.object({
   utm_medium: v.optional(v.string()),
   utm_campaign: v.optional(v.string()),
   referrer_id: v.optional(v.string()),
-  // Given on the first approval, never changed (issue 20, rules/member-number.ts).
-  member_number: v.optional(v.string()),
 });
 export type ApplicationRow = v.InferOutput<typeof applicationRowSchema>;
 
