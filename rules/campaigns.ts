@@ -48,6 +48,11 @@ export const applicationSourceFields = [
   'referrer_id',
 ] as const satisfies readonly (keyof ApplicationSource)[];
 
+/** The source fields as a schema's entries (each optional text): the staff row's and the webhook body's. */
+export const applicationSourceEntries = Object.fromEntries(
+  applicationSourceFields.map((field) => [field, v.optional(v.string())]),
+) as Record<(typeof applicationSourceFields)[number], v.OptionalSchema<v.StringSchema<undefined>, undefined>>;
+
 export const campaignStatuses = ['active', 'paused'] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 

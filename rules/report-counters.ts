@@ -77,6 +77,18 @@ const isStatus = (value: unknown): value is ApplicationStatus =>
  * report: a status outside the four (no filter can select it) or no valid submitted_at
  * (no day to put it on).
  */
+/** The item's attributes countedCell reads (a rebuild's scan reads only these). */
+export const countedItemFields = [
+  'application_status',
+  'submitted_at',
+  'revenue_district',
+  'gender',
+  'date_of_birth',
+  'is_already_member',
+  'campaign_id',
+  'referrer_id',
+] as const;
+
 export function countedCell(item: Readonly<Record<string, unknown>>, asOf: string): CountedCell | undefined {
   const status = item.application_status;
   const day = istDayOfTimestamp(item.submitted_at);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { deliveryStatuses, otpChannels } from './api';
 import { applicationStatuses } from './application';
+import { applicationSourceEntries } from './campaigns';
 import { districts } from './districts';
 import { parseDate } from './ist';
 import { campaignIdSchema, reportFiltersSchema } from './report';
@@ -105,12 +106,7 @@ export const applicationRowSchema = v.object({
   submitted_at: v.string(),
   updated_at: v.optional(v.string()),
   // Where the applicant came from, frozen at submit (issue 19, rules/campaigns.ts ApplicationSource).
-  campaign_code: v.optional(v.string()),
-  campaign_id: v.optional(v.string()),
-  utm_source: v.optional(v.string()),
-  utm_medium: v.optional(v.string()),
-  utm_campaign: v.optional(v.string()),
-  referrer_id: v.optional(v.string()),
+  ...applicationSourceEntries,
 });
 export type ApplicationRow = v.InferOutput<typeof applicationRowSchema>;
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { applicationSourceEntries } from '../../rules/campaigns';
 import { issuePath } from '../../rules/schema';
 
 // The automation workflow's webhook: each application, as the spec's payload plus
@@ -45,12 +46,7 @@ const storedApplicationSchema = v.object({
   application_status: v.string(),
   submitted_at: v.string(),
   updated_at: v.optional(v.string()),
-  campaign_code: v.optional(v.string()),
-  campaign_id: v.optional(v.string()),
-  utm_source: v.optional(v.string()),
-  utm_medium: v.optional(v.string()),
-  utm_campaign: v.optional(v.string()),
-  referrer_id: v.optional(v.string()),
+  ...applicationSourceEntries,
 });
 
 /**

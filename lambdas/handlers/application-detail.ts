@@ -31,19 +31,15 @@ export function makeHandler({ applications, review, notices, referrals }: Deps) 
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
     const staff = requireStaff(event);
     const id = pathParameter(event, 'id');
-    const [item, audit, sent, brought] = await Promise.all([
-      applications.get(id),
-      review.auditOf(id),
-      notices(id),
-      referrals(id),
-    ]);
+    const [item, audit, sent] = await Promise.all([applications.get(id), review.auditOf(id), notices(id)]);
     if (!item || !inScope(staff.scope, item.revenue_district)) throw new AppError('NOT_FOUND');
-    const code = typeof item[REFERRAL_CODE] === 'string' ? item[REFERRAL_CODE] : null;
+    // Only a member with a code can have brought anyone: no rollups read for the others.
+    const code = typeof item[REFERRAL_CODE] === 'string' ? item[REFERRAL_CODE] : undefined;
     const body: ApplicationDetail = {
       application: toRow(item),
       audit,
       notices: sent,
-      ...((code || brought.brought > 0) && { referrals: { code, ...brought } }),
+      ...(code && { referrals: { code, ...(await referrals(id)) } }),
     };
     return json(200, body);
   });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db } from './db';
 import { istDay } from '../../rules/ist';
 import { maxDay } from '../../rules/report';
-import { CounterDelta, countedCell } from '../../rules/report-counters';
+import { CounterDelta, countedCell, countedItemFields } from '../../rules/report-counters';
 import { applicationIdOf, applicationKeyPrefix } from '../adapters/application-items';
 import { makeRollupsGenerations, type RollupsGenerations } from '../adapters/rollups-generations';
 import { MAX_TRANSACTION_ITEMS, type RollupState, type RollupsMeta } from '../adapters/rollups-keys';
@@ -79,17 +79,8 @@ export class RebuildInProgressError extends Error {
   override name = 'RebuildInProgressError';
 }
 
-const countedFields = [
-  'pk',
-  'application_status',
-  'submitted_at',
-  'revenue_district',
-  'gender',
-  'date_of_birth',
-  'is_already_member',
-  'campaign_id',
-  'referrer_id',
-];
+/** The scan's projection: the key and what countedCell reads. */
+const countedFields = ['pk', ...countedItemFields];
 
 interface Copied {
   readonly sums: CounterDelta;
