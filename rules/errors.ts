@@ -35,6 +35,8 @@ export const errorMessages = {
   FORBIDDEN: 'You do not have permission to do this.',
   SEARCH_TOO_BROAD: 'Too many applications match this search. Type more of the name, or the whole number.',
   NOT_FOUND: 'Not found.',
+  CARD_NOT_FOUND: 'This card link is not valid any more. Get your card again from the home page.',
+  NOT_A_MEMBER: 'There is no membership card for this number yet. A card is made when your application is approved.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
   INTERNAL: 'Something went wrong. Please try again.',
 } as const;
