@@ -111,6 +111,20 @@ export const backgroundFunctions = {
     tables: [{ table: 'rollups', access: 'readwrite' }],
     timeoutSeconds: 300,
   },
+  /**
+   * Daily at 00:00 IST (issue 21): erases the rejected applications kept past the stage's
+   * retention period, as a staff erasure does (the application, its guards, its trail),
+   * each erasure in the audit table.
+   */
+  retention: {
+    handler: 'retention',
+    description: 'Erases applications kept past their retention period',
+    tables: [
+      { table: 'applications', access: 'readwrite' },
+      { table: 'audit', access: 'readwrite' },
+    ],
+    timeoutSeconds: 300,
+  },
 } as const satisfies Record<string, BackgroundFunctionDefinition>;
 
 function isTableKey(name: string): name is TableKey {

@@ -151,6 +151,12 @@ export const stageConfigSchema = z
     region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/),
     /** Data outlives its stack: RETAIN + deletion protection. Off only for throw-away stages. */
     retainData: z.boolean(),
+    /**
+     * How long what the product no longer needs is kept (issue 21, DPDP Act 2023 s.8(7)):
+     * a rejected application, counted from its rejection, is erased by the daily
+     * retention job after this many days. OTPs, rate limits and messages expire on their TTL.
+     */
+    retention: z.object({ rejectedApplicationDays: z.number().int().min(1).max(3650).default(365) }).prefault({}),
     /** CloudWatch Logs retention of every function and access log, in days. */
     logRetentionDays: z.union([
       z.literal(7),

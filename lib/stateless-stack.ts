@@ -15,7 +15,7 @@ import { OutboundMessaging } from './constructs/outbound-messaging';
 import { ProjectFunction, pascalCase } from './constructs/project-function';
 import { settingsFindings } from './placeholders';
 import { retainedDataPolicy } from './constructs/retention';
-import { RollupsAgeing } from './constructs/rollups-ageing';
+import { DailyJob } from './constructs/daily-job';
 import { SmsChannel } from './constructs/sms-channel';
 import { WebHosting } from './constructs/web-hosting';
 import {
@@ -225,7 +225,7 @@ export class StatelessStack extends Stack {
       logRemovalPolicy,
     });
 
-    const { outboundConsumer, smsEvents, applicationsStream, rollupsAgeing } = backgroundFunctions;
+    const { outboundConsumer, smsEvents, applicationsStream, rollupsAgeing, retention } = backgroundFunctions;
     outbound.addConsumer(
       build('OutboundConsumerFunction', {
         ...outboundConsumer,
@@ -259,7 +259,36 @@ export class StatelessStack extends Stack {
       ...rollupsAgeing,
       timeout: Duration.seconds(rollupsAgeing.timeoutSeconds),
     });
-    new RollupsAgeing(this, 'RollupsAgeing', { config, alarms, job: ageingJob });
+    new DailyJob(this, 'RollupsAgeing', {
+      config,
+      alarms,
+      job: ageingJob,
+      does: 'ages the report rollups',
+      alarm: {
+        id: 'RollupsAgeingFailures',
+        name: 'rollups-ageing-failed',
+        description:
+          "the daily rollups ageing job failed; reports stay exact (ages corrected on read) and the next run catches up. Read the job's log before tomorrow's run.",
+      },
+    });
+    // Issue 21: what is kept past its period is erased daily (docs/PRODUCT.md, "Retention").
+    const retentionJob = build('RetentionFunction', {
+      ...retention,
+      timeout: Duration.seconds(retention.timeoutSeconds),
+      environment: { RETENTION_REJECTED_DAYS: String(config.retention.rejectedApplicationDays) },
+    });
+    new DailyJob(this, 'Retention', {
+      config,
+      alarms,
+      job: retentionJob,
+      does: 'erases what is kept past its retention period',
+      alarm: {
+        id: 'RetentionFailures',
+        name: 'retention-failed',
+        description:
+          "the daily retention job failed: applications past their retention period are kept a day longer. Read the job's log; the next run catches up.",
+      },
+    });
 
     const web = new WebHosting(this, 'Web', {
       config,
@@ -277,7 +306,7 @@ export class StatelessStack extends Stack {
       api,
       routes,
       functions,
-      ownErrorAlarms: [ageingJob],
+      ownErrorAlarms: [ageingJob, retentionJob],
       streamConsumer,
       outboundQueue: outbound.queue,
       deadLetterQueues: [

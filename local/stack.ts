@@ -133,6 +133,8 @@ function functionEnvironment(parts: {
     LOCAL_SECRETS: JSON.stringify({ ...secrets, webhookUrl: parts.webhookUrl }),
     // Local stream batches take a few seconds at most; DynamoDB Local's indexes are synchronous.
     ROLLUPS_FENCE_SECONDS: '5',
+    // The stages' default (lib/stages.ts retention): a rejected application is kept a year.
+    RETENTION_REJECTED_DAYS: '365',
     // Messaging (docs/MESSAGING.md): the channels, the SMS sandbox and its DLT registration,
     // the WhatsApp tier and the decision notices.
     OTP_CHANNELS: config.LOCAL_OTP_CHANNELS,
@@ -356,26 +358,30 @@ export async function startLocalStack(
       if (indexed.indexed > 0) log(`search index: ${indexed.indexed} stored application(s) indexed`);
     }
 
-    // EventBridge runs the ageing job at 00:00 IST in AWS; here a timer does, and a
-    // first run at start catches up with the days the stack was not running.
-    const runRollupsAgeing = async () => {
-      const module = (await import(handlerModule('rollups-ageing'))) as { handler: () => Promise<unknown> };
+    // EventBridge runs the daily jobs (the rollups' ageing, retention) at 00:00 IST in AWS;
+    // here a timer does, and a first run at start catches up with the days the stack was
+    // not running.
+    const dailyJob = (name: string) => async () => {
+      const module = (await import(handlerModule(name))) as { handler: () => Promise<unknown> };
       return module.handler();
     };
-    let ageingTimer: NodeJS.Timeout | undefined;
-    let ageingStopped = false;
-    const scheduleAgeing = () => {
-      if (ageingStopped) return;
-      ageingTimer = setTimeout(() => {
-        runRollupsAgeing()
-          .catch((error: unknown) => log(`rollups ageing failed: ${String(error)}`))
-          .finally(scheduleAgeing);
-      }, msUntilIstMidnight() + 1000);
-      ageingTimer.unref();
+    const runRollupsAgeing = dailyJob('rollups-ageing');
+    const runRetention = dailyJob('retention');
+    const runDailyJobs = () =>
+      Promise.all([
+        runRollupsAgeing().catch((error: unknown) => log(`rollups ageing failed: ${String(error)}`)),
+        runRetention().catch((error: unknown) => log(`retention failed: ${String(error)}`)),
+      ]);
+    let dailyTimer: NodeJS.Timeout | undefined;
+    let dailyStopped = false;
+    const scheduleDailyJobs = () => {
+      if (dailyStopped) return;
+      dailyTimer = setTimeout(() => void runDailyJobs().finally(scheduleDailyJobs), msUntilIstMidnight() + 1000);
+      dailyTimer.unref();
     };
     stops.push(async () => {
-      ageingStopped = true;
-      clearTimeout(ageingTimer);
+      dailyStopped = true;
+      clearTimeout(dailyTimer);
     });
 
     const runtimeConfig: RuntimeConfig = {
@@ -464,9 +470,9 @@ export async function startLocalStack(
       }
     };
 
-    // Not awaited: a catch-up waits out the fence; reports are exact meanwhile.
-    runRollupsAgeing().catch((error: unknown) => log(`rollups ageing failed: ${String(error)}`));
-    scheduleAgeing();
+    // Not awaited: the ageing's catch-up waits out the fence; reports are exact meanwhile.
+    void runDailyJobs();
+    scheduleDailyJobs();
 
     const api: ApiAdapter = await startApiAdapter({
       port: apiPort,

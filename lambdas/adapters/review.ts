@@ -65,11 +65,21 @@ export interface ReviewStore {
    * against a staff member's scope before any change.
    */
   districtsOf(ids: readonly string[]): Promise<Map<string, string | undefined>>;
-  erase(id: string, actor: Actor, now: Date): Promise<'erased' | 'not-found'>;
+  /**
+   * `unchangedSince`: erase only if the application still has this status, set at this
+   * time (the retention job: a status changed meanwhile keeps it); `not-found` otherwise.
+   */
+  erase(id: string, actor: Actor, now: Date, unchangedSince?: StatusAt): Promise<'erased' | 'not-found'>;
   /** `districts`: the exporter's scope (district ids, or 'all'), kept in the audit entry. */
   startExport(scope: ReadScope, actor: Actor, now: Date, districts?: readonly string[] | 'all'): Promise<string>;
   /** Only by whoever started it, once: `not-found` otherwise. The rows are those the server served for it. */
   completeExport(exportId: string, actor: Actor, now: Date): Promise<{ rows: number } | 'not-found'>;
+}
+
+/** A status and when the application got it (`status_changed_at`, else `updated_at` for older items). */
+export interface StatusAt {
+  readonly status: ApplicationStatus;
+  readonly changedAt: string;
 }
 
 const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
@@ -207,11 +217,21 @@ async function changeStatus(
   }
 }
 
+/** The erasure's condition on the application: it exists and, when asked, still has `unchangedSince`. */
+function eraseCondition(unchangedSince?: StatusAt) {
+  if (!unchangedSince) return { ConditionExpression: 'attribute_exists(pk)' };
+  return {
+    ConditionExpression: `application_status = :erase_status AND (${STATUS_CHANGED_AT} = :erase_at OR (attribute_not_exists(${STATUS_CHANGED_AT}) AND updated_at = :erase_at))`,
+    ExpressionAttributeValues: { ':erase_status': unchangedSince.status, ':erase_at': unchangedSince.changedAt },
+  };
+}
+
 async function erase(
   { db, tables, applications }: Store,
   id: string,
   actor: Actor,
   now: Date,
+  unchangedSince?: StatusAt,
 ): Promise<'erased' | 'not-found'> {
   const current = await applications.get(id, { consistent: true });
   if (!current) return 'not-found';
@@ -223,7 +243,7 @@ async function erase(
             Delete: {
               TableName: tables.applications,
               Key: { pk: applicationKey(id) },
-              ConditionExpression: 'attribute_exists(pk)',
+              ...eraseCondition(unchangedSince),
             },
           },
           {
@@ -320,7 +340,7 @@ export function makeReviewStore(db: Db, tables: ReviewTables): ReviewStore {
       );
     },
 
-    erase: (id, actor, now) => erase(store, id, actor, now),
+    erase: (id, actor, now, unchangedSince) => erase(store, id, actor, now, unchangedSince),
 
     async districtsOf(ids) {
       const found = new Map<string, string | undefined>();

@@ -631,36 +631,46 @@ describe('outbound messaging and the applications stream', () => {
   });
 });
 
-describe('report rollups', () => {
-  it('runs the ageing job daily at 00:00 IST, retried, and alarms when it fails', () => {
-    const [jobId] = functionByHandler(backgroundFunctions.rollupsAgeing.handler);
-    const rules = ofType(appTemplate, 'AWS::Events::Rule').filter(([, r]) =>
-      JSON.stringify(r.Properties.Targets).includes(jobId),
-    );
-    expect(rules).toHaveLength(1);
-    expect(rules[0]![1].Properties).toMatchObject({
-      ScheduleExpression: 'cron(30 18 * * ? *)',
-      State: 'ENABLED',
-      Targets: [
-        expect.objectContaining({
-          Arn: { 'Fn::GetAtt': [jobId, 'Arn'] },
-          RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 2 }) as unknown,
-        }),
-      ],
-    });
-    appT.hasResourceProperties('AWS::Lambda::Permission', {
-      FunctionName: { 'Fn::GetAtt': [jobId, 'Arn'] },
-      Principal: 'events.amazonaws.com',
-    });
-    const [topicId] = ofType(appTemplate, 'AWS::SNS::Topic').find(([id]) => id.startsWith('AlarmsTopic'))!;
-    appT.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'Errors',
-      Namespace: 'AWS/Lambda',
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: jobId } }],
-      AlarmActions: [{ Ref: topicId }],
-    });
-  });
+describe('daily jobs', () => {
+  it.each([backgroundFunctions.rollupsAgeing.handler, backgroundFunctions.retention.handler])(
+    'runs %s daily at 00:00 IST, retried, and alarms when it fails',
+    (handler) => {
+      const [jobId] = functionByHandler(handler);
+      const rules = ofType(appTemplate, 'AWS::Events::Rule').filter(([, r]) =>
+        JSON.stringify(r.Properties.Targets).includes(jobId),
+      );
+      expect(rules).toHaveLength(1);
+      expect(rules[0]![1].Properties).toMatchObject({
+        ScheduleExpression: 'cron(30 18 * * ? *)',
+        State: 'ENABLED',
+        Targets: [
+          expect.objectContaining({
+            Arn: { 'Fn::GetAtt': [jobId, 'Arn'] },
+            RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 2 }) as unknown,
+          }),
+        ],
+      });
+      appT.hasResourceProperties('AWS::Lambda::Permission', {
+        FunctionName: { 'Fn::GetAtt': [jobId, 'Arn'] },
+        Principal: 'events.amazonaws.com',
+      });
+      const [topicId] = ofType(appTemplate, 'AWS::SNS::Topic').find(([id]) => id.startsWith('AlarmsTopic'))!;
+      appT.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'Errors',
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: jobId } }],
+        AlarmActions: [{ Ref: topicId }],
+      });
+    },
+  );
 
+  it("gives the retention job the stage's period", () => {
+    const [, job] = functionByHandler(backgroundFunctions.retention.handler);
+    expect((job.Properties.Environment as { Variables: Json }).Variables.RETENTION_REJECTED_DAYS).toBe('365');
+  });
+});
+
+describe('report rollups', () => {
   it('gives the ageing job time to wait out its fence, which outlasts a stream consumer invocation', () => {
     const [, job] = functionByHandler(backgroundFunctions.rollupsAgeing.handler);
     const [, consumer] = functionByHandler(backgroundFunctions.applicationsStream.handler);
