@@ -94,7 +94,7 @@ export const backgroundFunctions = {
     tables: [{ table: 'deliveries', access: 'readwrite' }],
     timeoutSeconds: 30,
   },
-  /** Keeps the report rollups and the search index in step with the applications table. */
+  /** Keeps the report rollups and the search index in step with the applications table; tells the webhook of erasures. */
   applicationsStream: {
     handler: 'applications-stream',
     description: 'Updates report rollups and the search index from the applications stream',
@@ -102,6 +102,8 @@ export const backgroundFunctions = {
       { table: 'rollups', access: 'readwrite' },
       { table: 'search', access: 'readwrite' },
     ],
+    // An erased application's `deleted` event for the webhook (issue 21).
+    sendsOutbound: true,
     timeoutSeconds: applicationsStreamTimeoutSeconds,
   },
   /** Daily at 00:00 IST: moves counted ages across bucket boundaries (birthdays). */

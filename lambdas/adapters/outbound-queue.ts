@@ -8,6 +8,7 @@ import { type AwsJsonCall, type AwsJsonOptions, awsJson } from '../lib/aws-json'
 // application; the consumer reads the application itself, so no personal data sits in
 // the queue. After a submit: the welcome message and the webhook. After an admin's
 // approval or rejection: the decision notice, with the time of the change it notifies.
+// After an erasure: the webhook's `deleted` event.
 //
 // SQS is called through its AWS JSON protocol (lambdas/lib/aws-json.ts: `AmazonSQS.<Operation>`,
 // JSON 1.0, the queue URL in the input), not the SDK's client, for the cold starts (issue 16).
@@ -29,6 +30,8 @@ export type DecisionMessage = v.InferOutput<typeof decisionMessageSchema>;
 export const outboundMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('welcome'), applicationId }),
   v.object({ kind: v.literal('webhook'), applicationId }),
+  // An erased application (the applications stream's consumer sees it go): the webhook hears its id.
+  v.object({ kind: v.literal('deleted'), applicationId }),
   decisionMessageSchema,
 ]);
 export type OutboundMessage = v.InferOutput<typeof outboundMessageSchema>;

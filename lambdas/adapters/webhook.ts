@@ -129,9 +129,18 @@ export function applicationWebhookPayload(item: unknown): WebhookPayload {
   };
 }
 
+/**
+ * An erasure (issue 21): the application is gone, by a staff erasure, the retention job or
+ * the applicant's withdrawal. Its id only: the receiver erases what it holds under it.
+ */
+export interface WebhookDeletedEvent {
+  readonly event: 'deleted';
+  readonly application_id: string;
+}
+
 export interface WebhookClient {
   /** Resolves with the HTTP status of a 2xx answer; anything else throws a WebhookError. */
-  deliver(payload: WebhookPayload): Promise<{ status: number }>;
+  deliver(payload: WebhookPayload | WebhookDeletedEvent): Promise<{ status: number }>;
 }
 
 export function makeWebhookClient(config: WebhookConfig, fetchImpl: typeof fetch = fetch): WebhookClient {

@@ -6,7 +6,7 @@ import { localLambdaContext } from '../../local/queue';
 import type { DecisionNoticeStore, SentNotice } from '../adapters/decision-notices';
 import { toStoredItem } from '../adapters/application-items';
 import { queueUrlFromArn, retryDelaySeconds, throttleDelaySeconds } from '../adapters/outbound-queue';
-import type { WebhookPayload } from '../adapters/webhook';
+import type { WebhookDeletedEvent, WebhookPayload } from '../adapters/webhook';
 import { WebhookError } from '../adapters/webhook';
 import { WhatsAppError } from '../adapters/whatsapp';
 import { decisionChannels } from '../lib/decision-notice-sender';
@@ -65,7 +65,7 @@ const application = toStoredItem({
 function setup(options: { welcomeFails?: number; webhookUrl?: string; retryBaseSeconds?: number } = {}) {
   let welcomeFailures = options.welcomeFails ?? 0;
   const welcomes: string[] = [];
-  const webhooks: WebhookPayload[] = [];
+  const webhooks: (WebhookPayload | WebhookDeletedEvent)[] = [];
   const delays: { messageId: string; seconds: number }[] = [];
   const handler = consumer.makeHandler({
     applications: { get: async (id) => (id === 'app-1' ? application : undefined) },
@@ -188,6 +188,15 @@ describe('outbound consumer', () => {
     expect(result).toEqual({ batchItemFailures: [] });
     expect(welcomes).toEqual([]);
     expect(webhooks).toEqual([]);
+  });
+
+  it("tells the webhook of an erasure by the application's id only, once", async () => {
+    const { run, webhooks } = setup();
+    const deleted = { kind: 'deleted', applicationId: 'erased' };
+    expect(await run(record('d1', deleted))).toEqual({ batchItemFailures: [] });
+    // Delivered again (a stream batch retried): idempotent.
+    expect(await run(record('d2', deleted))).toEqual({ batchItemFailures: [] });
+    expect(webhooks).toEqual([{ event: 'deleted', application_id: 'erased' }]);
   });
 });
 

@@ -104,7 +104,7 @@ export interface OutboundDeps extends WelcomeDeps {
 /** What a delivery leaves in its idempotency record: no personal data. */
 export type DeliveryResult =
   | WelcomeResult
-  | { kind: 'webhook'; status: number }
+  | { kind: 'webhook' | 'deleted'; status: number }
   | DecisionResult
   | { kind: OutboundMessage['kind']; skipped: 'application-not-found' }
   /** Not a result the idempotency record keeps: the message went back to the queue. */
@@ -264,6 +264,11 @@ export function makeHandler(deps: OutboundDeps) {
 
   const deliver = async (message: OutboundMessage): Promise<DeliveryResult> => {
     const { kind, applicationId } = message;
+    if (kind === 'deleted') {
+      const { status } = await (await deps.webhook()).deliver({ event: 'deleted', application_id: applicationId });
+      logger.info('Webhook told of an erasure', { applicationId, httpStatus: status });
+      return { kind, status };
+    }
     const application = await deps.applications.get(applicationId);
     if (!application) {
       // Erased (or never stored): there is nobody to notify and nothing to forward.

@@ -4,7 +4,8 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSHandler, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localConfigSchema } from '../../local/config';
-import { localDynamoClient } from '../../local/dynamodb';
+import { makeReviewStore } from '../../lambdas/adapters/review';
+import { localDb, localDynamoClient } from '../../local/dynamodb';
 import { localLambdaContext } from '../../local/queue';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import type { WebhookDelivery } from '../../local/webhook-sink';
@@ -143,6 +144,23 @@ describe('after a submit', () => {
     expect(Date.parse(body.submitted_at as string)).not.toBeNaN();
     for (const internal of ['pk', 'list_pk', 'submitted_sort', 'district_status', 'consent'])
       expect(body).not.toHaveProperty(internal);
+    expect(deadLettersFor(id)).toEqual([]);
+  });
+
+  it("tells the webhook of an erasure, by the application's id only, once the stream sees it go", async () => {
+    const { id } = await applicant();
+    await stack.outbound.drain(15_000);
+    expect(webhooksFor(id)).toHaveLength(1);
+    const review = makeReviewStore(localDb(stack.dynamoDbEndpoint), stack.tableNames);
+    expect(await review.erase(id, { sub: 'admin-sub', email: 'admin@example.org' }, new Date())).toBe('erased');
+    await expect.poll(() => webhooksFor(id).length, { timeout: 20_000 }).toBe(2);
+    const deleted = webhooksFor(id).find((d) => (d.body as { event?: string }).event === 'deleted');
+    expect(deleted?.body).toEqual({ event: 'deleted', application_id: id });
+    expect(deleted?.path).toBe('/hooks/application');
+    // Erasing again finds nothing: no second event.
+    expect(await review.erase(id, { sub: 'admin-sub', email: '' }, new Date())).toBe('not-found');
+    await stack.outbound.drain(5_000);
+    expect(webhooksFor(id)).toHaveLength(2);
     expect(deadLettersFor(id)).toEqual([]);
   });
 
