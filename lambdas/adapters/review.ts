@@ -46,7 +46,11 @@ const byOf = (actor: Actor) => actor.email || actor.sub;
 export const STATUS_CHANGED_AT = 'status_changed_at';
 
 /** `unchanged`: the application already had that status; nothing is written, not even the note or an audit entry. */
-type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
+/**
+ * `not-done`: it could not be made in the time or tries it had (other changes of the same
+ * application kept it busy); nothing of it was written, and it can be sent again.
+ */
+type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found' | 'not-done';
 
 export interface ReviewStore {
   changeStatus(
@@ -57,6 +61,7 @@ export interface ReviewStore {
     note?: string,
     /** The changer's districts (issue 17): an application outside them is not found, even if moved meanwhile. */
     scope?: StaffScope,
+    limits?: ChangeLimits,
   ): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
   /**
@@ -86,6 +91,8 @@ interface Store {
   readonly tables: ReviewTables;
   readonly applications: ApplicationRepository;
   readonly members: MemberSequence;
+  /** The wait between tries after a conflict (tests: none). */
+  readonly pause?: (ms: number) => Promise<void>;
 }
 
 /** The application's attribute holding the member's referral code (issue 19). */
@@ -114,15 +121,40 @@ function referralIssue(tables: ReviewTables, id: string, current: Record<string,
   };
 }
 
+/** How long a status change may keep trying, and how it waits between tries (tests: no real waits). */
+export interface ChangeLimits {
+  /** Epoch ms: no try starts after it; the change then ends `not-done` (nothing of it written). */
+  readonly deadline?: number;
+}
+
+/** Tries of one status change: re-reads after a concurrent change, waits after a conflict. */
+const MAX_ATTEMPTS = 12;
+/** The wait after the n-th TransactionConflict: random(0, min(1 s, 20 ms × 2^n)), full jitter. */
+const conflictWait = (attempt: number) => Math.random() * Math.min(1000, 20 * 2 ** attempt);
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Why DynamoDB canceled a status change's transaction: `changed` when a condition was
+ * false (someone changed the application, or a code or number was taken: read again
+ * now), `conflict` when only another transaction held an item (TransactionConflict:
+ * nothing is wrong, wait a random while and try the same again).
+ */
+function cancellation(error: { CancellationReasons?: { Code?: string }[] }): 'changed' | 'conflict' {
+  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+  return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed') ? 'conflict' : 'changed';
+}
+
 async function changeStatus(
-  { db, tables, applications, members }: Store,
+  store: Store,
   id: string,
   status: ApplicationStatus,
   actor: Actor,
   now: Date,
   note?: string,
   scope: StaffScope = everyDistrict,
+  limits: ChangeLimits = {},
 ): Promise<StatusChangeOutcome> {
+  const { applications, members } = store;
   // A first approval's member number (issue 20, member-numbers.ts): drawn once, kept
   // across the retries, and listed as unused when the approval ends without it.
   let drawn: number | undefined;
@@ -131,80 +163,99 @@ async function changeStatus(
     drawn = undefined;
     return outcome;
   };
+  const late = () => limits.deadline !== undefined && Date.now() >= limits.deadline;
   // Optimistic: the update holds only if the status is still the one read, so the
   // audit entry's "from" is always true. A concurrent change makes us read again.
   for (let attempt = 1; ; attempt++) {
+    // Out of time or of tries: a canceled transaction wrote nothing, so the caller can say
+    // "not done" (and the admin send it again) instead of failing the whole request.
+    if (late() || attempt > MAX_ATTEMPTS) return giveUp('not-done' as const);
     const current = await applications.get(id, { consistent: true });
     if (!current || !inScope(scope, current.revenue_district)) return giveUp('not-found' as const);
-    const from = current.application_status;
-    // A scoped change holds only if the district is still the one checked (an import may
-    // correct it meanwhile): otherwise it is read and checked again.
-    const sameDistrict = scope.districts ? ' AND revenue_district = :district' : '';
     // Setting the status it already has changes nothing, so nothing goes in the trail.
-    if (from === status) return giveUp('unchanged' as const);
+    if (current.application_status === status) return giveUp('unchanged' as const);
     const numbered = typeof current[MEMBER_NUMBER] === 'string';
     // Numbered meanwhile by a concurrent approval (then moved away again): ours goes unused.
     if (numbered) await giveUp(undefined);
     else if (status === 'approved') drawn ??= await members.draw();
-    const member = drawn === undefined || numbered ? undefined : memberNumberIssue(tables.applications, id, drawn, now);
-    // The campaign indexes' keys carry the status too (issue 19).
-    const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
-    const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
-    const referral = referralIssue(tables, id, current, status, now);
+    const member = drawn === undefined || numbered ? undefined : memberNumberIssue(store.tables.applications, id, drawn, now);
     try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tables.applications,
-                Key: { pk: applicationKey(id) },
-                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}${member?.set ?? ''}`,
-                ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}${member?.condition ?? ''}`,
-                ExpressionAttributeValues: {
-                  ...referral?.values,
-                  ...member?.values,
-                  ...(sameDistrict && { ':district': current.revenue_district }),
-                  ':to': status,
-                  ':from': from,
-                  ':now': now.toISOString(),
-                  ':ds': districtStatus(current.revenue_district, status),
-                  ...(campaign && {
-                    ':cs': campaignKeys(campaign, current.revenue_district, status).campaign_status,
-                    ':cds': campaignKeys(campaign, current.revenue_district, status).campaign_district_status,
-                  }),
-                },
-              },
-            },
-            {
-              Put: {
-                TableName: tables.audit,
-                Item: {
-                  pk: applicationKey(id),
-                  sk: auditKey(now),
-                  action: 'status',
-                  at: now.toISOString(),
-                  by: byOf(actor),
-                  by_sub: actor.sub,
-                  from,
-                  to: status,
-                  ...(note && { note }),
-                },
-              },
-            },
-            ...(referral ? [referral.put] : []),
-            ...(member ? [member.put] : []),
-          ],
-        }),
-      );
+      await store.db.send(statusTransaction(store.tables, { id, current, status, actor, now, note, scope, member }));
       drawn = undefined;
       return 'changed';
     } catch (error) {
       // Any other error leaves the outcome unknown: the number may be the application's.
       if (!isTransactionCanceled(error)) throw error;
-      if (attempt >= 5) throw await giveUp(error);
+      if (cancellation(error) === 'conflict') await (store.pause ?? pause)(conflictWait(attempt));
     }
   }
+}
+
+interface StatusWrite {
+  readonly id: string;
+  readonly current: Record<string, unknown>;
+  readonly status: ApplicationStatus;
+  readonly actor: Actor;
+  readonly now: Date;
+  readonly note?: string;
+  readonly scope: StaffScope;
+  readonly member?: ReturnType<typeof memberNumberIssue>;
+}
+
+/** The status change's one transaction: the application (only if still as read), its audit entry, its codes. */
+function statusTransaction(tables: ReviewTables, { id, current, status, actor, now, note, scope, member }: StatusWrite) {
+  const from = current.application_status;
+  // A scoped change holds only if the district is still the one checked (an import may
+  // correct it meanwhile): otherwise it is read and checked again.
+  const sameDistrict = scope.districts ? ' AND revenue_district = :district' : '';
+  // The campaign indexes' keys carry the status too (issue 19).
+  const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
+  const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
+  const referral = referralIssue(tables, id, current, status, now);
+  const district = current.revenue_district as string | undefined;
+  return new TransactWriteCommand({
+    TransactItems: [
+      {
+        Update: {
+          TableName: tables.applications,
+          Key: { pk: applicationKey(id) },
+          UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}${member?.set ?? ''}`,
+          ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}${member?.condition ?? ''}`,
+          ExpressionAttributeValues: {
+            ...referral?.values,
+            ...member?.values,
+            ...(sameDistrict && { ':district': district }),
+            ':to': status,
+            ':from': from,
+            ':now': now.toISOString(),
+            ':ds': districtStatus(district, status),
+            ...(campaign && {
+              ':cs': campaignKeys(campaign, district, status).campaign_status,
+              ':cds': campaignKeys(campaign, district, status).campaign_district_status,
+            }),
+          },
+        },
+      },
+      {
+        Put: {
+          TableName: tables.audit,
+          Item: {
+            pk: applicationKey(id),
+            sk: auditKey(now),
+            action: 'status',
+            at: now.toISOString(),
+            by: byOf(actor),
+            by_sub: actor.sub,
+            from,
+            to: status,
+            ...(note && { note }),
+          },
+        },
+      },
+      ...(referral ? [referral.put] : []),
+      ...(member ? [member.put] : []),
+    ],
+  });
 }
 
 async function erase(
@@ -295,15 +346,21 @@ async function recordUnused(members: MemberSequence, sequence: number, id: strin
   }
 }
 
-export function makeReviewStore(db: Db, tables: ReviewTables): ReviewStore {
+export function makeReviewStore(
+  db: Db,
+  tables: ReviewTables,
+  options: { pause?: (ms: number) => Promise<void> } = {},
+): ReviewStore {
   const store: Store = {
+    ...options,
     db,
     tables,
     applications: makeApplicationRepository(db, tables.applications),
     members: makeMemberSequence(db, tables.applications, tables.audit),
   };
   return {
-    changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),
+    changeStatus: (id, status, actor, now, note, scope, limits) =>
+      changeStatus(store, id, status, actor, now, note, scope, limits),
 
     async auditOf(id) {
       const result = await db.send(
