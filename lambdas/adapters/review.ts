@@ -177,7 +177,9 @@ async function changeStatus(
     const numbered = typeof current[MEMBER_NUMBER] === 'string';
     // Numbered meanwhile by a concurrent approval (then moved away again): ours goes unused.
     if (numbered) await giveUp(undefined);
-    else if (status === 'approved') drawn ??= await members.draw();
+    else if (status === 'approved' && drawn === undefined && !late()) drawn = await members.draw();
+    // Each step starts only in time, so that what is in flight at the deadline is one call.
+    if (late()) return giveUp('not-done' as const);
     const member = drawn === undefined || numbered ? undefined : memberNumberIssue(store.tables.applications, id, drawn, now);
     try {
       await store.db.send(statusTransaction(store.tables, { id, current, status, actor, now, note, scope, member }));

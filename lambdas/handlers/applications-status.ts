@@ -44,20 +44,20 @@ async function requireInScope(review: Pick<ReviewStore, 'districtsOf'>, scope: S
   if (!ids.every((id) => found.has(id) && inScope(scope, found.get(id)))) throw new AppError('NOT_FOUND');
 }
 
+/** Changes in flight at once in one request: DynamoDB's transactions, not the function, are the limit. */
+export const STATUS_CONCURRENCY = 10;
+/**
+ * What the request keeps of its time for the steps in flight when it stops starting them:
+ * half (2 s at least). A step is one DynamoDB call, a few ms on DynamoDB; a loaded local
+ * stand-in serving a hundred changes at once takes seconds for one.
+ */
+const stopsBefore = (leftMs: number) => Math.max(2000, leftMs / 2);
+
 /**
  * An admin or a coordinator moves one application or a selection to a status, with an
  * optional note. Approving or rejecting queues a decision notice for each application
  * whose status really changed (docs/MESSAGING.md, "Decision notices").
  */
-/** Changes in flight at once in one request: DynamoDB's transactions, not the function, are the limit. */
-export const STATUS_CONCURRENCY = 10;
-/**
- * No change starts with less than this left of the request's deadline: what one change
- * needs at worst (a read, a draw, a transaction and a few tries), so that every change
- * started is finished, and answered, before Lambda stops the function.
- */
-export const START_RESERVE_MS = 3000;
-
 export function makeHandler(deps: { review: ReviewStore; clock: () => Date; notices?: DecisionNoticeSettings }) {
   return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event, context) => {
     // The whole request within the function's time (what Lambda has left, less the answer's
@@ -71,9 +71,9 @@ export function makeHandler(deps: { review: ReviewStore; clock: () => Date; noti
     await requireInScope(deps.review, staff.scope, unique);
     const queued: string[] = [];
     const queueing: Promise<void>[] = [];
+    const limits = { deadline: deadline.at - stopsBefore(deadline.left()) };
     const outcomes = await settleAll(unique, STATUS_CONCURRENCY, async (id) => {
-      if (deadline.left() < START_RESERVE_MS) return 'not-done' as const;
-      const outcome = await deps.review.changeStatus(id, status, staff, now, note, staff.scope, { deadline: deadline.at });
+      const outcome = await deps.review.changeStatus(id, status, staff, now, note, staff.scope, limits);
       if (outcome !== 'changed') return outcome;
       // Queued 25 at a time as they change: a request cut short loses at most those not yet queued.
       queued.push(id);
