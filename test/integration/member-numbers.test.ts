@@ -1,7 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { memberGuardKey, memberSequenceKey, UNUSED_MEMBER_NUMBERS } from '../../lambdas/adapters/member-numbers';
-import { GetCommand } from '../../lambdas/lib/db';
+import { makeReviewStore } from '../../lambdas/adapters/review';
+import { AwsServiceError, GetCommand } from '../../lambdas/lib/db';
+import { localDb } from '../../local/dynamodb';
 import { queryAll, scanPages } from '../../lambdas/lib/dynamo';
 import { applicationExportColumns, toCsv } from '../../rules/csv';
 import { istDay } from '../../rules/ist';
@@ -188,4 +190,60 @@ describe('member numbers', () => {
     expect(guard.Item).toMatchObject({ application_id: id, sequence: sequenceOf(memberNumber) });
     expect(formatMemberNumber(sequenceOf(memberNumber), new Date(String(guard.Item?.issued_at)))).toBe(memberNumber);
   }, 120_000);
+
+  describe('a transaction that another one holds (TransactionConflict, which DynamoDB Local does not give on demand)', () => {
+    const conflict = () =>
+      new AwsServiceError('TransactionCanceledException', 'Transaction cancelled', 400, 1, {
+        CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }],
+      });
+    /** A review store whose first `times` transactions are canceled by a conflict, and the waits it made. */
+    function conflicted(times: number) {
+      const db = localDb(inject('dynamoDbEndpoint'));
+      let left = times;
+      db.intercept(async (operation, input, next) => {
+        if (operation === 'TransactWriteItems' && left-- > 0) throw conflict();
+        return next(input);
+      });
+      const waits: number[] = [];
+      const store = makeReviewStore(
+        db,
+        { applications: tier.names.applications, audit: auditTable },
+        { pause: async (ms) => void waits.push(ms) },
+      );
+      return { store, waits };
+    }
+    const actor = { sub: 'admin-sub', email: '' };
+
+    it('waits a random while and tries the same number again, until it is made', async () => {
+      const [id] = await pending('c', 1);
+      const before = await snapshot();
+      const { store, waits } = conflicted(3);
+      expect(await store.changeStatus(id!, 'approved', actor, new Date())).toBe('changed');
+      expect(waits).toHaveLength(3);
+      // Full jitter under a growing cap: 20 ms × 2^n.
+      waits.forEach((ms, n) => expect(ms).toBeLessThanOrEqual(20 * 2 ** (n + 1)));
+      const after = await snapshot();
+      expect(after.next).toBe(before.next + 1);
+      expect(sequenceOf(after.numbers.get(id!)!)).toBe(after.next);
+      expect(after.unused).toEqual(before.unused);
+    });
+
+    it('ends not-done, not in an error, when the conflicts outlast its tries or its time, and lists the number', async () => {
+      const [id, late] = await pending('d', 2);
+      const before = await snapshot();
+      const { store, waits } = conflicted(1000);
+      expect(await store.changeStatus(id!, 'approved', actor, new Date())).toBe('not-done');
+      expect(waits).toHaveLength(12);
+      const after = await snapshot();
+      expect(after.next).toBe(before.next + 1);
+      expect(after.numbers.has(id!)).toBe(false);
+      expect(after.unused).toEqual([...before.unused, after.next].sort((a, b) => a - b));
+      // Out of time before it starts: nothing read, drawn or written.
+      const timed = conflicted(0).store;
+      expect(await timed.changeStatus(late!, 'approved', actor, new Date(), undefined, undefined, { deadline: 0 })).toBe(
+        'not-done',
+      );
+      expect((await snapshot()).next).toBe(after.next);
+    });
+  });
 });
