@@ -180,7 +180,8 @@ async function changeStatus(
     else if (status === 'approved' && drawn === undefined && !late()) drawn = await members.draw();
     // Each step starts only in time, so that what is in flight at the deadline is one call.
     if (late()) return giveUp('not-done' as const);
-    const member = drawn === undefined || numbered ? undefined : memberNumberIssue(store.tables.applications, id, drawn, now);
+    const member =
+      drawn === undefined || numbered ? undefined : memberNumberIssue(store.tables.applications, id, drawn, now);
     try {
       await store.db.send(statusTransaction(store.tables, { id, current, status, actor, now, note, scope, member }));
       drawn = undefined;
@@ -205,7 +206,10 @@ interface StatusWrite {
 }
 
 /** The status change's one transaction: the application (only if still as read), its audit entry, its codes. */
-function statusTransaction(tables: ReviewTables, { id, current, status, actor, now, note, scope, member }: StatusWrite) {
+function statusTransaction(
+  tables: ReviewTables,
+  { id, current, status, actor, now, note, scope, member }: StatusWrite,
+) {
   const from = current.application_status;
   // A scoped change holds only if the district is still the one checked (an import may
   // correct it meanwhile): otherwise it is read and checked again.

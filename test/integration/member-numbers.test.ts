@@ -240,9 +240,9 @@ describe('member numbers', () => {
       expect(after.unused).toEqual([...before.unused, after.next].sort((a, b) => a - b));
       // Out of time before it starts: nothing read, drawn or written.
       const timed = conflicted(0).store;
-      expect(await timed.changeStatus(late!, 'approved', actor, new Date(), undefined, undefined, { deadline: 0 })).toBe(
-        'not-done',
-      );
+      expect(
+        await timed.changeStatus(late!, 'approved', actor, new Date(), undefined, undefined, { deadline: 0 }),
+      ).toBe('not-done');
       expect((await snapshot()).next).toBe(after.next);
     });
   });
