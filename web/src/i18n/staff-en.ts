@@ -273,6 +273,7 @@ export const staffEn = {
     topCampaigns: 'Top campaigns',
     referrals: 'Referrals',
     referralsApproved: '{{n}} approved',
+    members: 'Members',
     topReferrers: 'Top recruiters',
     brought: 'Brought',
     memberColumn: 'Member',

@@ -279,6 +279,7 @@ export const staffTa: StaffMessages = {
     topCampaigns: 'அதிக விண்ணப்பங்கள் வந்த பரப்புரைகள்',
     referrals: 'பரிந்துரைகள்',
     referralsApproved: '{{n}} ஏற்கப்பட்டவை',
+    members: 'உறுப்பினர்கள்',
     topReferrers: 'அதிக உறுப்பினர்களைச் சேர்த்தவர்கள்',
     brought: 'வந்த விண்ணப்பங்கள்',
     memberColumn: 'உறுப்பினர்',
