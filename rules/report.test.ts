@@ -17,14 +17,7 @@ import {
   reportRowsQuerySchema,
   reportSummarySchema,
 } from './report';
-import {
-  ageCorrection,
-  CounterDelta,
-  countedCell,
-  emptyCells,
-  foldReport,
-  type DayCounters,
-} from './report-counters';
+import { ageCorrection, CounterDelta, countedCell, emptyCells, foldReport, type DayCounters } from './report-counters';
 import { istDayOfTimestamp } from './ist';
 
 describe('IST days of timestamps', () => {

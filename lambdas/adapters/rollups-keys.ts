@@ -232,7 +232,9 @@ export function parseDayRow(item: Record<string, unknown>): DayCounters {
  */
 const dayCounterPath = (index: number) => `c[${Math.floor(index / COUNTERS_PER_CELL)}][${index % COUNTERS_PER_CELL}]`;
 const dayCounterValue = (index: number) =>
-  index % COUNTERS_PER_CELL === NUMBERED_OFFSET ? `if_not_exists(${dayCounterPath(index)}, :zero)` : dayCounterPath(index);
+  index % COUNTERS_PER_CELL === NUMBERED_OFFSET
+    ? `if_not_exists(${dayCounterPath(index)}, :zero)`
+    : dayCounterPath(index);
 /** A Top row's counter `index` (topIndex) in its flat list. */
 const topCounterPath = (index: number) => `c[${index}]`;
 

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { reportFiltersSchema } from '../../rules/report';
 import { decodeCursor, encodeCursor, planStreams, sortKeyBounds } from '../adapters/application-query';
-import { COUNTER_BIAS, counterUpdate, MAX_TERMS_PER_UPDATE, MAX_TRANSACTION_ITEMS, splitCounters } from '../adapters/rollups-keys';
+import {
+  COUNTER_BIAS,
+  counterUpdate,
+  MAX_TERMS_PER_UPDATE,
+  MAX_TRANSACTION_ITEMS,
+  splitCounters,
+} from '../adapters/rollups-keys';
 import { type ApplicationChange, chunkPlans, parseStreamRecord, planChange } from './rollups-stream';
 
 const image = {

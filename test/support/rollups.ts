@@ -228,12 +228,7 @@ export async function inParallel<T>(values: readonly T[], concurrency: number, w
 }
 
 /** BatchWrite in parallel (DynamoDB Local takes several thousand puts a second this way). */
-export async function putAll(
-  db: Db,
-  table: string,
-  items: readonly Record<string, unknown>[],
-  concurrency = 8,
-) {
+export async function putAll(db: Db, table: string, items: readonly Record<string, unknown>[], concurrency = 8) {
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   await inParallel(batches, concurrency, async (batch) => {
@@ -249,15 +244,12 @@ export async function putAll(
 
 /** The member number a test approval gives: unique per application id. */
 const memberNumberOf = (item: Record<string, unknown>) =>
-  `TNSW-2026-${String(item.id).replace(/[^A-Za-z0-9]/g, '').toUpperCase()}`;
+  `TNSW-2026-${String(item.id)
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toUpperCase()}`;
 
 /** A staff status change, as the dashboard makes it (status and the district-status key). */
-export async function changeStatus(
-  db: Db,
-  table: string,
-  item: Record<string, unknown>,
-  status: Status,
-) {
+export async function changeStatus(db: Db, table: string, item: Record<string, unknown>, status: Status) {
   const district = typeof item.revenue_district === 'string' ? item.revenue_district : 'Unknown';
   await db.send(
     new UpdateCommand({
