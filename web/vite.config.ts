@@ -19,7 +19,6 @@ export default defineConfig(() => {
     server: {
       port: Number(process.env.PORT ?? 5173),
       strictPort: true,
-      fs: { allow: ['/work/wt-m', '/work/main/node_modules'] }, // TEMP worktree symlink, not committed
       proxy: { ...apiProxy, '/config.json': { target: apiTarget } },
     },
     // `vite preview` serves dist/ as a deployment would: config.json is the file next
