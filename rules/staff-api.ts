@@ -167,6 +167,11 @@ export const statusChangeResponseSchema = v.object({
   /** Already had the requested status: nothing written, no audit entry. */
   unchanged: v.optional(v.array(v.string()), () => []),
   notFound: v.array(v.string()),
+  /**
+   * Not changed in the time the request had (a large selection while others change the
+   * same applications): nothing written for them; send them again.
+   */
+  notDone: v.optional(v.array(v.string()), () => []),
 });
 export type StatusChangeResponse = v.InferOutput<typeof statusChangeResponseSchema>;
 

@@ -11,15 +11,22 @@ import {
 import * as v from 'valibot';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
-import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope';
-import { applicationKey, campaignKeys, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
-import { type ApplicationRepository, makeApplicationRepository } from './applications';
-import { referralCodeKey } from './campaigns';
-import { REFERRAL_CODE_LENGTH } from '../../rules/attribution';
-import { randomCode } from '../lib/short-codes';
+import type { StaffScope } from '../../rules/staff-scope';
+import { applicationKey, phoneGuardKey } from './application-items';
+import { makeApplicationRepository } from './applications';
 import { type ReadScope, scopeKey } from './read-audit';
-import { MEMBER_NUMBER, type MemberSequence, makeMemberSequence, memberNumberIssue } from './member-numbers';
-import { logger } from '../lib/logger';
+import { makeMemberSequence } from './member-numbers';
+import {
+  byOf,
+  type ChangeLimits,
+  changeStatus,
+  type ReviewTables,
+  type StatusChangeOutcome,
+  STATUS_CHANGED_AT,
+  type Store,
+} from './status-change';
+
+export { REFERRAL_CODE, STATUS_CHANGED_AT } from './status-change';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
 // status changes (who, when, from, to, note), erasure on request (the record and its
@@ -36,18 +43,6 @@ export interface Actor {
   readonly email: string;
 }
 
-const byOf = (actor: Actor) => actor.email || actor.sub;
-
-/**
- * When the application's status last became what it is (ISO). Set only when the status
- * really changes: a decision notice goes only while this is still the time of the change
- * it notifies.
- */
-export const STATUS_CHANGED_AT = 'status_changed_at';
-
-/** `unchanged`: the application already had that status; nothing is written, not even the note or an audit entry. */
-type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
-
 export interface ReviewStore {
   changeStatus(
     id: string,
@@ -57,6 +52,7 @@ export interface ReviewStore {
     note?: string,
     /** The changer's districts (issue 17): an application outside them is not found, even if moved meanwhile. */
     scope?: StaffScope,
+    limits?: ChangeLimits,
   ): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
   /**
@@ -80,141 +76,6 @@ export interface ReviewStore {
 export interface StatusAt {
   readonly status: ApplicationStatus;
   readonly changedAt: string;
-}
-
-const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
-
-interface ReviewTables {
-  readonly applications: string;
-  readonly audit: string;
-  /** Given to the status changes (issue 19): a first approval issues the member's referral code there. */
-  readonly campaigns?: string;
-}
-
-interface Store {
-  readonly db: Db;
-  readonly tables: ReviewTables;
-  readonly applications: ApplicationRepository;
-  readonly members: MemberSequence;
-}
-
-/** The application's attribute holding the member's referral code (issue 19). */
-export const REFERRAL_CODE = 'referral_code';
-
-/**
- * A member's referral code, issued on their first approval in the approval's own
- * transaction: `REF#<code>` names the application (never given twice: the put is
- * conditional), and the application keeps the code, so it never changes even if the
- * status moves away and back. Nothing when the application has one already.
- */
-function referralIssue(tables: ReviewTables, id: string, current: Record<string, unknown>, status: string, now: Date) {
-  if (status !== 'approved' || !tables.campaigns || typeof current[REFERRAL_CODE] === 'string') return undefined;
-  const code = randomCode(REFERRAL_CODE_LENGTH);
-  return {
-    set: `, ${REFERRAL_CODE} = :rc`,
-    condition: ` AND attribute_not_exists(${REFERRAL_CODE})`,
-    values: { ':rc': code },
-    put: {
-      Put: {
-        TableName: tables.campaigns,
-        Item: { pk: referralCodeKey(code), application_id: id, issued_at: now.toISOString() },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  };
-}
-
-async function changeStatus(
-  { db, tables, applications, members }: Store,
-  id: string,
-  status: ApplicationStatus,
-  actor: Actor,
-  now: Date,
-  note?: string,
-  scope: StaffScope = everyDistrict,
-): Promise<StatusChangeOutcome> {
-  // A first approval's member number (issue 20, member-numbers.ts): drawn once, kept
-  // across the retries, and listed as unused when the approval ends without it.
-  let drawn: number | undefined;
-  const giveUp = async <T>(outcome: T): Promise<T> => {
-    if (drawn !== undefined) await recordUnused(members, drawn, id, now);
-    drawn = undefined;
-    return outcome;
-  };
-  // Optimistic: the update holds only if the status is still the one read, so the
-  // audit entry's "from" is always true. A concurrent change makes us read again.
-  for (let attempt = 1; ; attempt++) {
-    const current = await applications.get(id, { consistent: true });
-    if (!current || !inScope(scope, current.revenue_district)) return giveUp('not-found' as const);
-    const from = current.application_status;
-    // A scoped change holds only if the district is still the one checked (an import may
-    // correct it meanwhile): otherwise it is read and checked again.
-    const sameDistrict = scope.districts ? ' AND revenue_district = :district' : '';
-    // Setting the status it already has changes nothing, so nothing goes in the trail.
-    if (from === status) return giveUp('unchanged' as const);
-    const numbered = typeof current[MEMBER_NUMBER] === 'string';
-    // Numbered meanwhile by a concurrent approval (then moved away again): ours goes unused.
-    if (numbered) await giveUp(undefined);
-    else if (status === 'approved') drawn ??= await members.draw();
-    const member = drawn === undefined || numbered ? undefined : memberNumberIssue(tables.applications, id, drawn, now);
-    // The campaign indexes' keys carry the status too (issue 19).
-    const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
-    const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
-    const referral = referralIssue(tables, id, current, status, now);
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tables.applications,
-                Key: { pk: applicationKey(id) },
-                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}${member?.set ?? ''}`,
-                ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}${member?.condition ?? ''}`,
-                ExpressionAttributeValues: {
-                  ...referral?.values,
-                  ...member?.values,
-                  ...(sameDistrict && { ':district': current.revenue_district }),
-                  ':to': status,
-                  ':from': from,
-                  ':now': now.toISOString(),
-                  ':ds': districtStatus(current.revenue_district, status),
-                  ...(campaign && {
-                    ':cs': campaignKeys(campaign, current.revenue_district, status).campaign_status,
-                    ':cds': campaignKeys(campaign, current.revenue_district, status).campaign_district_status,
-                  }),
-                },
-              },
-            },
-            {
-              Put: {
-                TableName: tables.audit,
-                Item: {
-                  pk: applicationKey(id),
-                  sk: auditKey(now),
-                  action: 'status',
-                  at: now.toISOString(),
-                  by: byOf(actor),
-                  by_sub: actor.sub,
-                  from,
-                  to: status,
-                  ...(note && { note }),
-                },
-              },
-            },
-            ...(referral ? [referral.put] : []),
-            ...(member ? [member.put] : []),
-          ],
-        }),
-      );
-      drawn = undefined;
-      return 'changed';
-    } catch (error) {
-      // Any other error leaves the outcome unknown: the number may be the application's.
-      if (!isTransactionCanceled(error)) throw error;
-      if (attempt >= 5) throw await giveUp(error);
-    }
-  }
 }
 
 /** The erasure's condition on the application: it exists and, when asked, still has `unchangedSince`. */
@@ -300,30 +161,21 @@ async function erase(
   return 'erased';
 }
 
-/**
- * A drawn number that no approval used is listed on the counter; a failure to list it
- * leaves an unexplained gap, never a wrong status, so it is logged and not thrown.
- */
-async function recordUnused(members: MemberSequence, sequence: number, id: string, now: Date): Promise<void> {
-  try {
-    await members.unused(sequence, id, now);
-  } catch (error) {
-    logger.warn('A drawn member number was not used nor listed as unused', {
-      sequence,
-      errorName: (error as Error).name,
-    });
-  }
-}
-
-export function makeReviewStore(db: Db, tables: ReviewTables): ReviewStore {
+export function makeReviewStore(
+  db: Db,
+  tables: ReviewTables,
+  options: { pause?: (ms: number) => Promise<void> } = {},
+): ReviewStore {
   const store: Store = {
+    ...options,
     db,
     tables,
     applications: makeApplicationRepository(db, tables.applications),
     members: makeMemberSequence(db, tables.applications, tables.audit),
   };
   return {
-    changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),
+    changeStatus: (id, status, actor, now, note, scope, limits) =>
+      changeStatus(store, id, status, actor, now, note, scope, limits),
 
     async auditOf(id) {
       const result = await db.send(

@@ -128,7 +128,7 @@ describe('bulk approval', () => {
     const started = Date.now();
     const { status, body } = await setStatus(ids, 'approved');
     expect(status).toBe(200);
-    expect(body).toEqual({ changed: ids, unchanged: [], notFound: [] });
+    expect(body).toEqual({ changed: ids, unchanged: [], notFound: [], notDone: [] });
 
     // The 30 refusals come first; as soon as one send gets through, the next 5 meet WhatsApp's throughput limit.
     await waitFor(() => noticesTo(phones).length > 0, 20_000);
@@ -154,7 +154,7 @@ describe('bulk approval', () => {
     expect(ids).toHaveLength(100);
     const { status, body } = await setStatus(ids, 'approved');
     expect(status).toBe(200);
-    expect(body).toEqual({ changed: [], unchanged: ids, notFound: [] });
+    expect(body).toEqual({ changed: [], unchanged: ids, notFound: [], notDone: [] });
     // The status did not change: nothing queued at all.
     expect(queueIdle()).toBe(true);
 
@@ -292,7 +292,7 @@ describe('switches and faults', () => {
     });
     const response = await invoke(handler as never, [id], 'approved');
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(String(response.body))).toEqual({ changed: [id], unchanged: [], notFound: [] });
+    expect(JSON.parse(String(response.body))).toEqual({ changed: [id], unchanged: [], notFound: [], notDone: [] });
     expect((await api(`/api/admin/applications/${id}`)).body).toMatchObject({
       application: { application_status: 'approved' },
     });

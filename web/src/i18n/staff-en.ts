@@ -225,6 +225,10 @@ export const staffEn = {
     unchanged_other: '{{count}} applications already had that status: nothing changed.',
     notFound_one: '{{count}} application no longer exists.',
     notFound_other: '{{count}} applications no longer exist.',
+    notDone_one:
+      '{{count}} application could not be changed yet (others are changing it): it is still selected, apply again.',
+    notDone_other:
+      '{{count}} applications could not be changed yet (others are changing them): they are still selected, apply again.',
     chooseFirst: 'Choose the new status first.',
   },
   erase: {
@@ -269,6 +273,7 @@ export const staffEn = {
     topCampaigns: 'Top campaigns',
     referrals: 'Referrals',
     referralsApproved: '{{n}} approved',
+    members: 'Members',
     topReferrers: 'Top recruiters',
     brought: 'Brought',
     memberColumn: 'Member',
