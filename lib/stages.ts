@@ -401,7 +401,8 @@ function publicRouteThrottles(rates: {
 
 /**
  * The member card's public POST routes (issue 20): a member opening their card, a door
- * steward checking QRs at an event. Far below the rally's steps; each at `rate` a second.
+ * steward checking QRs at an event. Far below the rally's steps; each at `rate` a second
+ * (prod: lib/rally-model.ts).
  */
 function cardRouteThrottles(rate: number): Record<string, Throttle> {
   const limit = { rateLimit: rate, burstLimit: rate * 2 };
@@ -466,7 +467,7 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: rally.stageDefault.rateLimit,
       throttleBurstLimit: rally.stageDefault.burstLimit,
-      routeThrottles: { ...rally.routes, ...cardRouteThrottles(50) },
+      routeThrottles: rally.routes,
       // A hanging provider ties up code requests, not the other steps (needs an account
       // concurrency quota of at least this plus 100 unreserved: docs/CAPACITY.md).
       reservedConcurrency: { 'otp-request': rally.otpRequestReserved },

@@ -113,7 +113,7 @@ export interface SmsSandboxOptions {
    */
   messagesPerSecond?: number;
   /**
-   * DLT's CTA whitelist (TRAI's direction of 20 August 2024, in force from 1 October 2024:
+   * DLT's CTA whitelist (TRAI's direction of 13 August 2024, in force for URLs from 1 October 2024:
    * docs/MESSAGING.md): a URL in a body must equal a static entry or start with a dynamic
    * one (which ends with `?`), else the operator's scrubbing blocks the message (accepted by
    * AWS, then TEXT_BLOCKED). Default: none whitelisted, so any URL is blocked.
