@@ -27,6 +27,7 @@ import {
 } from './status-change';
 
 export { REFERRAL_CODE, STATUS_CHANGED_AT } from './status-change';
+import { cardGuardDelete } from './member-cards';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
 // status changes (who, when, from, to, note), erasure on request (the record and its
@@ -115,6 +116,8 @@ async function erase(
               ExpressionAttributeValues: { ':id': id },
             },
           },
+          // The card's guard (issue 20): its link and QR then name nothing.
+          ...cardGuardDelete(tables.applications, id, current),
           {
             Put: {
               TableName: tables.audit,

@@ -5,6 +5,7 @@ import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope
 import { applicationKey, campaignKeys, districtStatus, listingIndexes } from './application-items';
 import type { ApplicationRepository } from './applications';
 import { referralCodeKey } from './campaigns';
+import { cardIssue } from './member-cards';
 import { REFERRAL_CODE_LENGTH } from '../../rules/attribution';
 import { randomCode } from '../lib/short-codes';
 import { MEMBER_NUMBER, type MemberSequence, memberNumberIssue } from './member-numbers';
@@ -172,7 +173,13 @@ function statusTransaction(
   // The campaign indexes' keys carry the status too (issue 19).
   const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
   const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
-  const referral = referralIssue(tables, id, current, status, now);
+  // What a first approval issues with the status, in the same transaction: the referral
+  // code (issue 19), the member number and the card (issue 20); each only once.
+  const issues = [
+    referralIssue(tables, id, current, status, now),
+    member,
+    cardIssue(tables.applications, id, current, status, now),
+  ].filter((part) => part !== undefined);
   const district = current.revenue_district as string | undefined;
   return new TransactWriteCommand({
     TransactItems: [
@@ -180,11 +187,10 @@ function statusTransaction(
         Update: {
           TableName: tables.applications,
           Key: { pk: applicationKey(id) },
-          UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}${member?.set ?? ''}`,
-          ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}${member?.condition ?? ''}`,
+          UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${issues.map((i) => i.set).join('')}`,
+          ConditionExpression: `application_status = :from${sameDistrict}${issues.map((i) => i.condition).join('')}`,
           ExpressionAttributeValues: {
-            ...referral?.values,
-            ...member?.values,
+            ...(Object.assign({}, ...issues.map((i) => i.values)) as Record<string, string>),
             ...(sameDistrict && { ':district': district }),
             ':to': status,
             ':from': from,
@@ -213,8 +219,7 @@ function statusTransaction(
           },
         },
       },
-      ...(referral ? [referral.put] : []),
-      ...(member ? [member.put] : []),
+      ...issues.map((i) => i.put),
     ],
   });
 }

@@ -142,6 +142,18 @@ describe('bulk approval', () => {
     // In the applicant's language.
     const tamil = new Set(phones.slice(50));
     for (const m of sent) expect(m.language).toBe(tamil.has(m.to) ? 'ta' : 'en');
+    // Each carries its member's own card link in the URL button (issue 20), and it opens the card.
+    const links = sent.map((m) => m.buttonParameter ?? '');
+    expect(new Set(links).size).toBe(100);
+    for (const m of sent) {
+      expect(m.buttonParameter).toMatch(/^[a-z2-9]{16}\.[\w-]{22}$/);
+      expect(m.buttonUrl).toBe(`${stack.apiUrl}/card#${m.buttonParameter}`);
+    }
+    for (const link of links.slice(0, 3)) {
+      const card = await fetch(`${stack.apiUrl}/api/card`, { method: 'POST', body: JSON.stringify({ link }) });
+      expect(card.status).toBe(200);
+      expect(await card.json()).toMatchObject({ name: 'Kavya Raman', district: 'madurai' });
+    }
     expect(stack.outbound.deadLetters().filter((d) => ids.some((id) => d.body.includes(id)))).toEqual([]);
     // Each throttled send went back to the queue as a copy and its original was reported
     // processed (the http500 failures were retried, processed only once): 100 + 5.
