@@ -48,6 +48,8 @@ export const localSecrets = {
   recaptchaSiteKey: 'local-recaptcha-site-key',
   otpHashKey: 'local-otp-hash-key-not-for-production',
   verificationSigningKey: 'local-verification-signing-key-not-for-production',
+  /** The member cards' key (issue 20): the QR's signing key and the links' HMAC key are derived from it. */
+  cardKey: 'local-member-card-key-not-for-production-0123',
 } as const;
 
 /**

@@ -3,6 +3,7 @@ import { deliveryStatuses, otpChannels } from './api';
 import { applicationStatuses } from './application';
 import { applicationSourceEntries } from './campaigns';
 import { districts } from './districts';
+import { staffCardSchema } from './member-card';
 import { parseDate } from './ist';
 import { campaignIdSchema, reportFiltersSchema } from './report';
 import { crossCheck, requestObject, union, uuid } from './schema';
@@ -76,7 +77,8 @@ export const auditEntrySchema = v.object({
   at: v.string(),
   /** The email at the time; the stable subject when the token carried none (an access token). */
   by: v.string(),
-  action: v.picklist(['status', 'erase', 'export']),
+  /** `card-revoke`, `card-reissue`: an admin's change to the member's card (issue 20). */
+  action: v.picklist(['status', 'erase', 'export', 'card-revoke', 'card-reissue']),
   from: v.optional(v.string()),
   to: v.optional(v.string()),
   note: v.optional(v.string()),
@@ -146,6 +148,8 @@ export const applicationDetailSchema = v.object({
       approved: v.pipe(v.number(), v.safeInteger()),
     }),
   ),
+  /** The member's card (issue 20), once the first approval issued it. */
+  card: v.optional(staffCardSchema),
 });
 export type ApplicationDetail = v.InferOutput<typeof applicationDetailSchema>;
 

@@ -20,6 +20,7 @@ import { randomCode } from '../lib/short-codes';
 import { type ReadScope, scopeKey } from './read-audit';
 import { MEMBER_NUMBER, type MemberSequence, makeMemberSequence, memberNumberIssue } from './member-numbers';
 import { logger } from '../lib/logger';
+import { cardGuardDelete, cardIssue } from './member-cards';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
 // status changes (who, when, from, to, note), erasure on request (the record and its
@@ -150,7 +151,13 @@ async function changeStatus(
     // The campaign indexes' keys carry the status too (issue 19).
     const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
     const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
-    const referral = referralIssue(tables, id, current, status, now);
+    // What a first approval issues with the status, in the same transaction: the referral
+    // code (issue 19), the member number and the card (issue 20); each only once.
+    const issues = [
+      referralIssue(tables, id, current, status, now),
+      member,
+      cardIssue(tables.applications, id, current, status, now),
+    ].filter((part) => part !== undefined);
     try {
       await db.send(
         new TransactWriteCommand({
@@ -159,11 +166,10 @@ async function changeStatus(
               Update: {
                 TableName: tables.applications,
                 Key: { pk: applicationKey(id) },
-                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}${member?.set ?? ''}`,
-                ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}${member?.condition ?? ''}`,
+                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${issues.map((i) => i.set).join('')}`,
+                ConditionExpression: `application_status = :from${sameDistrict}${issues.map((i) => i.condition).join('')}`,
                 ExpressionAttributeValues: {
-                  ...referral?.values,
-                  ...member?.values,
+                  ...(Object.assign({}, ...issues.map((i) => i.values)) as Record<string, string>),
                   ...(sameDistrict && { ':district': current.revenue_district }),
                   ':to': status,
                   ':from': from,
@@ -192,8 +198,7 @@ async function changeStatus(
                 },
               },
             },
-            ...(referral ? [referral.put] : []),
-            ...(member ? [member.put] : []),
+            ...issues.map((i) => i.put),
           ],
         }),
       );
@@ -234,6 +239,8 @@ async function erase(
               ExpressionAttributeValues: { ':id': id },
             },
           },
+          // The card's guard (issue 20): its link and QR then name nothing.
+          ...cardGuardDelete(tables.applications, id, current),
           {
             Put: {
               TableName: tables.audit,

@@ -454,6 +454,7 @@ describe('secrets', () => {
       provider: 'ProviderSecret',
       otpHashKey: 'OtpHashKeySecret',
       signingKey: 'SigningKeySecret',
+      cardKey: 'CardKeySecret',
       origin: 'OriginSecret',
     }[name];
     return ofType(data, 'AWS::SecretsManager::Secret').find(([id]) => id.startsWith(`Secrets${prefix}`))![0];
@@ -464,7 +465,7 @@ describe('secrets', () => {
       .flatMap((d) => d.Statement as Json[])
       .filter((st) => JSON.stringify(st.Action).includes('secretsmanager:GetSecretValue'))
       .map((st) => importsIn(st.Resource));
-    const names = (['provider', 'otpHashKey', 'signingKey', 'origin'] as const).filter((name) =>
+    const names = (['provider', 'otpHashKey', 'signingKey', 'cardKey', 'origin'] as const).filter((name) =>
       ids.some((statement) => statement.length === 1 && statement[0] === secretIdOf(name)),
     );
     // One statement per secret: no grant covers two.
