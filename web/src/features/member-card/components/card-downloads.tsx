@@ -3,7 +3,6 @@ import type { CardView } from '../../../../../rules/member-card';
 import { useTranslation } from '../../../i18n/use-translation';
 import { type QrMatrix, saveFile } from '../../../lib/qr';
 import { cardFace } from '../utils/card-face';
-import { canvasPng, drawCard } from '../utils/card-image';
 import type { CardPdfKind } from '../utils/card-pdf';
 
 type Kind = 'png' | CardPdfKind;
@@ -19,6 +18,8 @@ export function CardDownloads({ card, matrix }: { card: CardView; matrix: QrMatr
     setBusy(kind);
     setFailed(false);
     try {
+      // The drawing (and its font files) load with the first file asked for, not with the page.
+      const { canvasPng, drawCard } = await import('../utils/card-image');
       const png = await canvasPng(await drawCard(cardFace(card, matrix, t, i18n.language)));
       if (kind === 'png') saveFile(png, `${file}.png`);
       else {

@@ -41,23 +41,26 @@ async function verify(token: string, signal: AbortSignal): Promise<Verification>
 
 /** The token after `#`, checked offline (signature) then online (status); `again` checks anew. */
 export function useVerification(): { verification: Verification; again: () => void } {
+  const [token, setToken] = useState(tokenFromHash);
   const [attempt, setAttempt] = useState(0);
   // Each answer is kept with the attempt it answers: a new attempt reads as 'checking' at once.
-  const [answer, setAnswer] = useState<{ attempt: number; result: Verification }>();
+  const [answer, setAnswer] = useState<{ key: string; result: Verification }>();
+  const key = `${attempt}:${token}`;
   useEffect(() => {
     const controller = new AbortController();
-    verify(tokenFromHash(), controller.signal).then(
-      (result) => !controller.signal.aborted && setAnswer({ attempt, result }),
-      () => !controller.signal.aborted && setAnswer({ attempt, result: { state: 'unchecked' } }),
+    verify(token, controller.signal).then(
+      (result) => !controller.signal.aborted && setAnswer({ key, result }),
+      () => !controller.signal.aborted && setAnswer({ key, result: { state: 'unchecked' } }),
     );
     return () => controller.abort();
-  }, [attempt]);
+  }, [token, key]);
   useEffect(() => {
-    const onHash = () => setAttempt((n) => n + 1);
+    // Another card scanned into the same tab: checked anew.
+    const onHash = () => setToken(tokenFromHash());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   const again = useCallback(() => setAttempt((n) => n + 1), []);
-  const verification: Verification = answer?.attempt === attempt ? answer.result : { state: 'checking' };
+  const verification: Verification = answer?.key === key ? answer.result : { state: 'checking' };
   return { verification, again };
 }
