@@ -55,7 +55,7 @@ const api = vi.fn<typeof fetch>();
 type Answer = Response | 'offline';
 function serve(answers: { keys: Answer; status?: Answer }) {
   api.mockImplementation((input) => {
-    const url = String(input);
+    const url = input as string;
     const answer = url.endsWith('/card/keys')
       ? answers.keys
       : url.endsWith('/card/status')
@@ -65,7 +65,7 @@ function serve(answers: { keys: Answer; status?: Answer }) {
     return answer === 'offline' ? Promise.reject(new TypeError('Failed to fetch')) : Promise.resolve(answer.clone());
   });
 }
-const statusCalls = () => api.mock.calls.filter(([input]) => String(input).endsWith('/card/status'));
+const statusCalls = () => api.mock.calls.filter(([input]) => (input as string).endsWith('/card/status'));
 
 beforeEach(() => {
   vi.stubGlobal('fetch', api);
