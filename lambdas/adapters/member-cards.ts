@@ -113,11 +113,15 @@ export interface CardActor {
   readonly email: string;
 }
 
-export interface CardStore {
+/** The public card routes' reads, by GetItem only (their grant: `CARD#*`, `APP#*`, `PHONE#*`). */
+export interface CardReader {
   /** The application whose current card has this serial (consistent reads); undefined for an unknown or replaced serial. */
   bySerial(serial: string): Promise<StoredItem | undefined>;
   /** The application of a number (its guard, then the application). */
   byPhone(phone: string): Promise<StoredItem | undefined>;
+}
+
+export interface CardChanges {
   /** Revokes or reissues the application's card, audited; `not-found` without a card or outside `scope`. */
   change(
     id: string,
@@ -133,14 +137,20 @@ interface CardTables {
   readonly audit: string;
 }
 
-export function makeCardStore(db: Db, tables: CardTables): CardStore {
+/** An application by id, read consistently and parsed. */
+function applicationReader(db: Db, table: string) {
   const getItem = async (pk: string) =>
-    (await db.send(new GetCommand({ TableName: tables.applications, Key: { pk }, ConsistentRead: true }))).Item;
+    (await db.send(new GetCommand({ TableName: table, Key: { pk }, ConsistentRead: true }))).Item;
   const application = async (id: unknown) => {
     if (typeof id !== 'string') return undefined;
     const item = await getItem(applicationKey(id));
     return item ? v.parse(storedApplicationSchema, item) : undefined;
   };
+  return { getItem, application };
+}
+
+export function makeCardReader(db: Db, applicationsTable: string): CardReader {
+  const { getItem, application } = applicationReader(db, applicationsTable);
   return {
     async bySerial(serial) {
       const guard = await getItem(cardGuardKey(serial));
@@ -150,6 +160,12 @@ export function makeCardStore(db: Db, tables: CardTables): CardStore {
     async byPhone(phone) {
       return application((await getItem(phoneGuardKey(phone)))?.application_id);
     },
+  };
+}
+
+export function makeCardChanges(db: Db, tables: CardTables): CardChanges {
+  const { application } = applicationReader(db, tables.applications);
+  return {
     change: (id, action, actor, now, scope = everyDistrict) =>
       changeCard(db, tables, { id, action, actor, now, scope }, application),
   };
