@@ -81,8 +81,9 @@ export const backgroundFunctions = {
       // Decision-notice claims, accepted messages and the unique WhatsApp recipients.
       { table: 'deliveries', access: 'readwrite' },
     ],
-    // Meta's token and the webhook's credentials; the hash key for the unique-recipient count.
-    secrets: ['provider', 'otpHashKey'],
+    // Meta's token and the webhook's credentials; the hash key for the unique-recipient count;
+    // the card key for the approval notice's card link (issue 20).
+    secrets: ['provider', 'otpHashKey', 'cardKey'],
     sendsSms: true,
     // Re-queues a message that met a provider's rate limit (without spending its retries).
     sendsOutbound: true,

@@ -320,7 +320,8 @@ const placeholderDlt = {
     approved: {
       en: {
         templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_APPROVED_EN',
-        text: 'Your application to join the student wing is approved. Welcome, {#var#}!',
+        // The card link (issue 20): the site's URL as whitelisted on DLT, serial and MAC as two variables.
+        text: 'Your application to join the student wing is approved. Welcome, {#var#}! Your membership card: https://PLACEHOLDER_DOMAIN/card?#{#var#}.{#var#}',
       },
     },
     rejected: {
@@ -398,6 +399,15 @@ function publicRouteThrottles(rates: {
   };
 }
 
+/**
+ * The member card's public POST routes (issue 20): a member opening their card, a door
+ * steward checking QRs at an event. Far below the rally's steps; each at `rate` a second.
+ */
+function cardRouteThrottles(rate: number): Record<string, Throttle> {
+  const limit = { rateLimit: rate, burstLimit: rate * 2 };
+  return { 'POST /api/card': limit, 'POST /api/card/mine': limit, 'POST /api/card/status': limit };
+}
+
 export const stageConfigs: Record<StageName, StageConfigInput> = {
   dev: {
     ...base,
@@ -407,7 +417,10 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: 20,
       throttleBurstLimit: 40,
-      routeThrottles: publicRouteThrottles({ otpRequest: 5, otpStatus: 20, otpVerify: 10, submit: 5, webhook: 20 }),
+      routeThrottles: {
+        ...publicRouteThrottles({ otpRequest: 5, otpStatus: 20, otpVerify: 10, submit: 5, webhook: 20 }),
+        ...cardRouteThrottles(10),
+      },
     },
     waf: { enabled: false },
     messaging: {
@@ -428,7 +441,10 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: 50,
       throttleBurstLimit: 100,
-      routeThrottles: publicRouteThrottles({ otpRequest: 10, otpStatus: 50, otpVerify: 20, submit: 10, webhook: 50 }),
+      routeThrottles: {
+        ...publicRouteThrottles({ otpRequest: 10, otpStatus: 50, otpVerify: 20, submit: 10, webhook: 50 }),
+        ...cardRouteThrottles(20),
+      },
     },
     waf: { enabled: false },
     messaging: {
@@ -450,7 +466,7 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: rally.stageDefault.rateLimit,
       throttleBurstLimit: rally.stageDefault.burstLimit,
-      routeThrottles: rally.routes,
+      routeThrottles: { ...rally.routes, ...cardRouteThrottles(50) },
       // A hanging provider ties up code requests, not the other steps (needs an account
       // concurrency quota of at least this plus 100 unreserved: docs/CAPACITY.md).
       reservedConcurrency: { 'otp-request': rally.otpRequestReserved },
