@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCardToken } from '../../rules/member-card';
 import { cardEn } from '../../web/src/i18n/member-card-en';
 import { cardTa } from '../../web/src/i18n/member-card-ta';
@@ -17,6 +17,7 @@ import {
   pdfPagePng,
   rasterisePdf,
 } from '../support/pixels';
+import { type StackProcess, startStackProcess } from '../support/local-stack-process';
 import { goodCaptcha, post } from '../support/public-flow';
 import { applyThroughPublicFlow, otpFor, randomMarker, randomMobile, readLocalEndpoints } from '../support/staff-data';
 import { signIn as cognitoSignIn } from '../support/tokens';
@@ -28,7 +29,10 @@ import { signIn as cognitoSignIn } from '../support/tokens';
 // not valid after the staff API revokes the card, and a tampered token fails offline. The
 // verification page's HTML and its network answers name no number, full name or phone.
 
-const appUrl = inject('appUrl');
+// A stack of its own: the approval's notice (with the card link) goes at once, not after
+// the default five quiet minutes in which staff may change their mind.
+let stack: StackProcess;
+let appUrl: string;
 const marker = randomMarker();
 const mobile = randomMobile();
 /** A conjunct (க்ஷ) and two-part vowel signs (கொ, ஷே): unshaped text would not match. */
@@ -62,8 +66,10 @@ async function linkFromOutbox(): Promise<string> {
 }
 
 beforeAll(async () => {
+  stack = await startStackProcess('member-card-stack', { LOCAL_DECISION_QUIET_SECONDS: '0' });
+  appUrl = stack.url;
   browser = await launchChromium();
-  const endpoints = readLocalEndpoints(inject('localDataDir'));
+  const endpoints = readLocalEndpoints(stack.dataDir);
   token = await cognitoSignIn(endpoints.cognitoEndpoint, endpoints.userPoolClientId, {
     email: 'admin@example.com',
     password: 'Admin-Password-123!',
@@ -76,10 +82,11 @@ beforeAll(async () => {
   });
   await staff('POST', '/api/admin/applications/status', { ids: [applicationId], status: 'approved' });
   link = await linkFromOutbox();
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
+  await stack?.stop();
 });
 
 async function openPage(language: 'en' | 'ta', width: keyof typeof viewports = 'phone') {
@@ -92,7 +99,8 @@ async function openCard(page: Page, language: 'en' | 'ta') {
   await page.goto(`${appUrl}/card#${link}`);
   await page.getByTestId('member-card').waitFor();
   const s = language === 'ta' ? cardTa : cardEn;
-  await expect.poll(() => page.getByTestId('member-card').innerText()).toContain(s.card.memberNumber);
+  // Its labels in the page's language (a plain wait: this also runs in a beforeAll).
+  await page.getByTestId('member-card').getByText(s.card.memberNumber, { exact: true }).waitFor();
   return s;
 }
 
@@ -132,15 +140,26 @@ function referenceFontCss(): string {
   });
 }
 
-/** The line as Chromium draws it in bold Noto Sans Tamil at `size` px; `unshaped`: letter by letter. */
-async function referenceLine(page: Page, text: string, size: number, unshaped = false): Promise<Grey> {
+/** The name's room on the 1011 px card, left of the QR code (card-image.ts: a longer name is drawn smaller). */
+const NAME_ROOM = 461;
+
+/** The line as Chromium draws it in bold Noto Sans Tamil, at most `largest` px; `unshaped`: letter by letter. */
+async function referenceLine(page: Page, text: string, largest: number, unshaped = false): Promise<Grey> {
   const drawn = await page.evaluate(
-    async ({ text, size, unshaped }) => {
-      const font = `700 ${size}px "Noto Sans Tamil"`;
-      await document.fonts.load(font, text);
-      if (!document.fonts.check(font, text)) throw new Error('Noto Sans Tamil did not load');
+    async ({ text, largest, unshaped, room }) => {
+      await document.fonts.load(`700 ${largest}px "Noto Sans Tamil"`, text);
+      if (!document.fonts.check(`700 ${largest}px "Noto Sans Tamil"`, text))
+        throw new Error('Noto Sans Tamil did not load');
       const canvas = document.createElement('canvas');
       const context = canvas.getContext('2d')!;
+      // The size the card chose: the largest at which the shaped line fits its room.
+      let size = largest;
+      context.font = `700 ${size}px "Noto Sans Tamil"`;
+      while (size > largest * 0.6 && context.measureText(text).width > room) {
+        size -= 1;
+        context.font = `700 ${size}px "Noto Sans Tamil"`;
+      }
+      const font = `700 ${size}px "Noto Sans Tamil"`;
       context.font = font;
       const parts = unshaped ? [...text] : [text];
       const width = parts.reduce((sum, part) => sum + context.measureText(part).width, 0);
@@ -160,7 +179,7 @@ async function referenceLine(page: Page, text: string, size: number, unshaped = 
       for (const byte of rgba) binary += String.fromCharCode(byte);
       return { width: canvas.width, height: canvas.height, rgba: btoa(binary) };
     },
-    { text, size, unshaped },
+    { text, largest, unshaped, room: NAME_ROOM },
   );
   return greyOfRgba(drawn.width, drawn.height, Buffer.from(drawn.rgba, 'base64'));
 }
@@ -204,7 +223,9 @@ describe('the member card', () => {
       expect(text).toContain(language === 'ta' ? 'ஆத்தூர், சேலம்' : 'Attur, Salem');
       expect(await hasHorizontalOverflow(page)).toBe(false);
 
-      const png = await pngPixels(page, await download(page, s.card.png));
+      const pngFile = await download(page, s.card.png);
+      copyFileSync(pngFile, join(screenshotsDir, `member-card-png-${language}.png`));
+      const png = await pngPixels(page, pngFile);
       expect(png.width).toBe(1011);
       const url = decodeQr(png);
       expect(url).toMatch(new RegExp(`^${appUrl}/v#`));
