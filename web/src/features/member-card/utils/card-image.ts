@@ -96,7 +96,8 @@ export async function drawCard(face: CardFace): Promise<HTMLCanvasElement> {
   fitText(context, face.name, PAD, y, textWidth, 44, 700);
   y += 22;
   for (const field of face.fields) {
-    y += 34;
+    // A field's label nearer its own value than the value above it.
+    y += 42;
     context.fillStyle = MUTED;
     fitText(context, field.label, PAD, y, textWidth, 24, 400);
     y += 40;
