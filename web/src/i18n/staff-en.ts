@@ -1,3 +1,4 @@
+import { staffCardEn } from './staff-card-en';
 import type { Strings } from './strings';
 
 // English strings of the staff area (namespace `staff`). They load with the /admin
@@ -182,6 +183,7 @@ export const staffEn = {
     loadFailed: 'The details could not be loaded.',
     gone: 'This application no longer exists.',
   },
+  card: staffCardEn,
   audit: {
     heading: 'Audit trail',
     empty: 'No changes yet.',

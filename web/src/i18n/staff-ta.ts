@@ -1,3 +1,4 @@
+import { staffCardTa } from './staff-card-ta';
 import type { StaffMessages } from './staff-en';
 
 // Tamil strings of the staff area. Typed: a missing or extra key is a compile error.
@@ -182,6 +183,7 @@ export const staffTa: StaffMessages = {
     loadFailed: 'விவரங்களை ஏற்ற இயலவில்லை.',
     gone: 'இந்த விண்ணப்பம் இப்போது இல்லை.',
   },
+  card: staffCardTa,
   audit: {
     heading: 'தணிக்கைப் பதிவு',
     empty: 'இதுவரை மாற்றங்கள் எதுவும் இல்லை.',
