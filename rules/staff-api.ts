@@ -107,8 +107,6 @@ export const applicationRowSchema = v.object({
   updated_at: v.optional(v.string()),
   // Where the applicant came from, frozen at submit (issue 19, rules/campaigns.ts ApplicationSource).
   ...applicationSourceEntries,
-  // Given on the first approval, never changed (issue 20, rules/member-number.ts).
-  member_number: v.optional(v.string()),
 });
 export type ApplicationRow = v.InferOutput<typeof applicationRowSchema>;
 

@@ -18,8 +18,6 @@ import { referralCodeKey } from './campaigns';
 import { REFERRAL_CODE_LENGTH } from '../../rules/attribution';
 import { randomCode } from '../lib/short-codes';
 import { type ReadScope, scopeKey } from './read-audit';
-import { MEMBER_NUMBER, type MemberSequence, makeMemberSequence, memberNumberIssue } from './member-numbers';
-import { logger } from '../lib/logger';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
 // status changes (who, when, from, to, note), erasure on request (the record and its
@@ -95,7 +93,6 @@ interface Store {
   readonly db: Db;
   readonly tables: ReviewTables;
   readonly applications: ApplicationRepository;
-  readonly members: MemberSequence;
 }
 
 /** The application's attribute holding the member's referral code (issue 19). */
@@ -125,7 +122,7 @@ function referralIssue(tables: ReviewTables, id: string, current: Record<string,
 }
 
 async function changeStatus(
-  { db, tables, applications, members }: Store,
+  { db, tables, applications }: Store,
   id: string,
   status: ApplicationStatus,
   actor: Actor,
@@ -133,30 +130,17 @@ async function changeStatus(
   note?: string,
   scope: StaffScope = everyDistrict,
 ): Promise<StatusChangeOutcome> {
-  // A first approval's member number (issue 20, member-numbers.ts): drawn once, kept
-  // across the retries, and listed as unused when the approval ends without it.
-  let drawn: number | undefined;
-  const giveUp = async <T>(outcome: T): Promise<T> => {
-    if (drawn !== undefined) await recordUnused(members, drawn, id, now);
-    drawn = undefined;
-    return outcome;
-  };
   // Optimistic: the update holds only if the status is still the one read, so the
   // audit entry's "from" is always true. A concurrent change makes us read again.
   for (let attempt = 1; ; attempt++) {
     const current = await applications.get(id, { consistent: true });
-    if (!current || !inScope(scope, current.revenue_district)) return giveUp('not-found' as const);
+    if (!current || !inScope(scope, current.revenue_district)) return 'not-found';
     const from = current.application_status;
     // A scoped change holds only if the district is still the one checked (an import may
     // correct it meanwhile): otherwise it is read and checked again.
     const sameDistrict = scope.districts ? ' AND revenue_district = :district' : '';
     // Setting the status it already has changes nothing, so nothing goes in the trail.
-    if (from === status) return giveUp('unchanged' as const);
-    const numbered = typeof current[MEMBER_NUMBER] === 'string';
-    // Numbered meanwhile by a concurrent approval (then moved away again): ours goes unused.
-    if (numbered) await giveUp(undefined);
-    else if (status === 'approved') drawn ??= await members.draw();
-    const member = drawn === undefined || numbered ? undefined : memberNumberIssue(tables.applications, id, drawn, now);
+    if (from === status) return 'unchanged';
     // The campaign indexes' keys carry the status too (issue 19).
     const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
     const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
@@ -169,11 +153,10 @@ async function changeStatus(
               Update: {
                 TableName: tables.applications,
                 Key: { pk: applicationKey(id) },
-                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}${member?.set ?? ''}`,
-                ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}${member?.condition ?? ''}`,
+                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}`,
+                ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}`,
                 ExpressionAttributeValues: {
                   ...referral?.values,
-                  ...member?.values,
                   ...(sameDistrict && { ':district': current.revenue_district }),
                   ':to': status,
                   ':from': from,
@@ -203,16 +186,12 @@ async function changeStatus(
               },
             },
             ...(referral ? [referral.put] : []),
-            ...(member ? [member.put] : []),
           ],
         }),
       );
-      drawn = undefined;
       return 'changed';
     } catch (error) {
-      // Any other error leaves the outcome unknown: the number may be the application's.
-      if (!isTransactionCanceled(error)) throw error;
-      if (attempt >= 5) throw await giveUp(error);
+      if (!isTransactionCanceled(error) || attempt >= 5) throw error;
     }
   }
 }
@@ -300,28 +279,8 @@ async function erase(
   return 'erased';
 }
 
-/**
- * A drawn number that no approval used is listed on the counter; a failure to list it
- * leaves an unexplained gap, never a wrong status, so it is logged and not thrown.
- */
-async function recordUnused(members: MemberSequence, sequence: number, id: string, now: Date): Promise<void> {
-  try {
-    await members.unused(sequence, id, now);
-  } catch (error) {
-    logger.warn('A drawn member number was not used nor listed as unused', {
-      sequence,
-      errorName: (error as Error).name,
-    });
-  }
-}
-
 export function makeReviewStore(db: Db, tables: ReviewTables): ReviewStore {
-  const store: Store = {
-    db,
-    tables,
-    applications: makeApplicationRepository(db, tables.applications),
-    members: makeMemberSequence(db, tables.applications, tables.audit),
-  };
+  const store: Store = { db, tables, applications: makeApplicationRepository(db, tables.applications) };
   return {
     changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),
 

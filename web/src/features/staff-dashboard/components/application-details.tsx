@@ -72,19 +72,6 @@ function ReferralField({ referrals }: { referrals: NonNullable<ApplicationDetail
   );
 }
 
-/** The member number, given on the first approval (issue 20). */
-function MemberNumberField({ memberNumber }: { memberNumber: string }) {
-  const { t } = useTranslation('staff');
-  return (
-    <div className="details-field details-field-wide" data-testid="member-number">
-      <dt>{t('details.memberNumber')}</dt>
-      <dd>
-        <code>{memberNumber}</code>
-      </dd>
-    </div>
-  );
-}
-
 /** The expandable details row: every field, the decision notices, the audit trail, and (admins) the review controls. */
 export function ApplicationDetails({
   row,
@@ -152,7 +139,6 @@ export function ApplicationDetails({
               </dd>
             </div>
           )}
-          {app.member_number && <MemberNumberField memberNumber={app.member_number} />}
           {referrals && <ReferralField referrals={referrals} />}
           <div className="details-field details-field-wide">
             <dt>{t('details.id')}</dt>
