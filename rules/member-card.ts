@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { applicationStatuses } from './application';
+import type { applicationStatuses } from './application';
 
 // The member's card (issue 20): what the server, the card page, the verification page and
 // the staff area agree on. No crypto here (rules/ runs in the browser and in Lambda alike):
