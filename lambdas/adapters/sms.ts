@@ -42,7 +42,7 @@ export interface SmsConfig {
   readonly timeoutMs: number;
 }
 
-export const DLT_VARIABLE = '{#var#}';
+const DLT_VARIABLE = '{#var#}';
 /** DLT's length limit of one variable. */
 const DLT_VARIABLE_MAX = 30;
 
