@@ -164,6 +164,50 @@ export const routes: readonly RouteDefinition[] = [
     secrets: ['signingKey'],
     sendsOutbound: true,
   },
+  // The member's card (issue 20). Its public routes read the applications table by
+  // GetItem of named items only, and only after the link's MAC, the token's signature or
+  // the verification checked out (docs/PRODUCT.md, "The member's card").
+  {
+    // The public keys, for the verification page's offline check: cacheable.
+    method: 'GET',
+    path: '/api/card/keys',
+    handler: 'card-keys',
+    access: 'public',
+    caller: 'visitor',
+    query: [],
+    tables: [],
+    secrets: ['cardKey'],
+  },
+  {
+    // The card page: the link's secret part in the body (never in a URL a log keeps).
+    method: 'POST',
+    path: '/api/card',
+    handler: 'card-view',
+    access: 'public',
+    caller: 'visitor',
+    tables: [{ table: 'applications', access: 'read', items: ['CARD#*', 'APP#*'] }],
+    secrets: ['cardKey'],
+  },
+  {
+    // "Get my card": the verification (read, not spent) names the number's application.
+    method: 'POST',
+    path: '/api/card/mine',
+    handler: 'card-mine',
+    access: 'public',
+    caller: 'visitor',
+    tables: [{ table: 'applications', access: 'read', items: ['PHONE#*', 'APP#*'] }],
+    secrets: ['signingKey', 'cardKey'],
+  },
+  {
+    // The verification page's online check: `{ valid }` only.
+    method: 'POST',
+    path: '/api/card/status',
+    handler: 'card-status',
+    access: 'public',
+    caller: 'visitor',
+    tables: [{ table: 'applications', access: 'read', items: ['CARD#*', 'APP#*'] }],
+    secrets: ['cardKey'],
+  },
   {
     method: 'GET',
     path: '/api/admin/me',
@@ -228,6 +272,18 @@ export const routes: readonly RouteDefinition[] = [
     tables: [
       { table: 'applications', access: 'readwrite' },
       { table: 'audit', access: 'readwrite' },
+    ],
+  },
+  {
+    // Revoke or reissue a member's card (issue 20): audited like a status change.
+    method: 'POST',
+    path: '/api/admin/applications/{id}/card',
+    handler: 'application-card',
+    access: 'staff',
+    adminOnly: true,
+    tables: [
+      { table: 'applications', access: 'readwrite' },
+      { table: 'audit', access: 'write' },
     ],
   },
   {

@@ -23,10 +23,10 @@ export interface TableGrant {
 /**
  * The stage's secrets, each its own (lib/constructs/app-secrets.ts) so that a function is
  * granted exactly those it reads: `provider` (Meta, webhook and reCAPTCHA credentials),
- * `otpHashKey`, `signingKey`, and `origin` (CloudFront's token, which every API function
+ * `otpHashKey`, `signingKey`, `cardKey` (the member cards' keys, issue 20), and `origin` (CloudFront's token, which every API function
  * reads to refuse requests that did not come through CloudFront).
  */
-const secretNames = ['provider', 'otpHashKey', 'signingKey', 'origin'] as const;
+const secretNames = ['provider', 'otpHashKey', 'signingKey', 'cardKey', 'origin'] as const;
 export type SecretName = (typeof secretNames)[number];
 /** What a route or background function may name; `origin` goes to every API function. */
 export type FunctionSecret = Exclude<SecretName, 'origin'>;
@@ -36,6 +36,7 @@ export const secretEnvVars = {
   provider: 'PROVIDER_SECRET_ARN',
   otpHashKey: 'OTP_HASH_KEY_SECRET_ARN',
   signingKey: 'SIGNING_KEY_SECRET_ARN',
+  cardKey: 'CARD_KEY_SECRET_ARN',
   origin: 'ORIGIN_SECRET_ARN',
 } as const satisfies Record<SecretName, string>;
 
@@ -80,8 +81,9 @@ export const backgroundFunctions = {
       // Decision-notice claims, accepted messages and the unique WhatsApp recipients.
       { table: 'deliveries', access: 'readwrite' },
     ],
-    // Meta's token and the webhook's credentials; the hash key for the unique-recipient count.
-    secrets: ['provider', 'otpHashKey'],
+    // Meta's token and the webhook's credentials; the hash key for the unique-recipient count;
+    // the card key for the approval notice's card link (issue 20).
+    secrets: ['provider', 'otpHashKey', 'cardKey'],
     sendsSms: true,
     // Re-queues a message that met a provider's rate limit (without spending its retries).
     sendsOutbound: true,

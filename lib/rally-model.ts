@@ -86,12 +86,18 @@ export function rallyLimits(model: RallyModel = rallyModel) {
     const rateLimit = roundUp(rate * model.headroom, 10);
     return { rateLimit, burstLimit: rateLimit * model.burstFactor };
   };
+  const cardLimit: RouteLimit = { rateLimit: 50, burstLimit: 100 };
   const routes = {
     'POST /api/otp/request': limit(peak.codeRequests),
     'POST /api/otp/status': limit(peak.statusPolls),
     'POST /api/otp/verify': limit(peak.codeChecks),
     'POST /api/applications': limit(peak.submits),
     'POST /api/whatsapp/webhook': limit(peak.webhookCalls),
+    // The member card's routes (issue 20) are no step of the rally: members opening their
+    // card and stewards checking QRs at an event, a fixed 50 a second each.
+    'POST /api/card': cardLimit,
+    'POST /api/card/mine': cardLimit,
+    'POST /api/card/status': cardLimit,
   } as const satisfies Record<string, RouteLimit>;
   // HTTP APIs apply the stage's default throttle to each route on its own (not to their
   // sum): it must admit the busiest route; staff routes get it too.

@@ -326,7 +326,8 @@ const placeholderDlt = {
     approved: {
       en: {
         templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_APPROVED_EN',
-        text: 'Your application to join the student wing is approved. Welcome, {#var#}!',
+        // The card link (issue 20): the site's URL as whitelisted on DLT, serial and MAC as two variables.
+        text: 'Your application to join the student wing is approved. Welcome, {#var#}! Your membership card: https://PLACEHOLDER_DOMAIN/card?#{#var#}.{#var#}',
       },
     },
     rejected: {
@@ -404,6 +405,16 @@ function publicRouteThrottles(rates: {
   };
 }
 
+/**
+ * The member card's public POST routes (issue 20): a member opening their card, a door
+ * steward checking QRs at an event. Far below the rally's steps; each at `rate` a second
+ * (prod: lib/rally-model.ts).
+ */
+function cardRouteThrottles(rate: number): Record<string, Throttle> {
+  const limit = { rateLimit: rate, burstLimit: rate * 2 };
+  return { 'POST /api/card': limit, 'POST /api/card/mine': limit, 'POST /api/card/status': limit };
+}
+
 export const stageConfigs: Record<StageName, StageConfigInput> = {
   dev: {
     ...base,
@@ -413,7 +424,10 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: 20,
       throttleBurstLimit: 40,
-      routeThrottles: publicRouteThrottles({ otpRequest: 5, otpStatus: 20, otpVerify: 10, submit: 5, webhook: 20 }),
+      routeThrottles: {
+        ...publicRouteThrottles({ otpRequest: 5, otpStatus: 20, otpVerify: 10, submit: 5, webhook: 20 }),
+        ...cardRouteThrottles(10),
+      },
     },
     waf: { enabled: false },
     messaging: {
@@ -434,7 +448,10 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
     api: {
       throttleRateLimit: 50,
       throttleBurstLimit: 100,
-      routeThrottles: publicRouteThrottles({ otpRequest: 10, otpStatus: 50, otpVerify: 20, submit: 10, webhook: 50 }),
+      routeThrottles: {
+        ...publicRouteThrottles({ otpRequest: 10, otpStatus: 50, otpVerify: 20, submit: 10, webhook: 50 }),
+        ...cardRouteThrottles(20),
+      },
     },
     waf: { enabled: false },
     messaging: {

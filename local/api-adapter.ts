@@ -274,16 +274,20 @@ function decodePathSegment(value: string): string | undefined {
   }
 }
 
-const functionTimeoutMs = apiFunctionTimeoutSeconds * 1000;
+/** The function's timeout here: Lambda's, or the test tiers' longer one. */
+const localTimeoutSeconds = () => Number(process.env.LOCAL_FUNCTION_TIMEOUT_SECONDS) || apiFunctionTimeoutSeconds;
 
 /**
  * Lambda stops an invocation at its timeout: the handler's answer after it is lost. The
- * handler's clock (getRemainingTimeInMillis) always counts the deployed 10 s; the test
- * tiers stop a handler later (LOCAL_FUNCTION_TIMEOUT_SECONDS, vitest.config.ts), because
- * one loaded process on two cores runs a handler several times slower than Lambda.
+ * test tiers stop a handler later (LOCAL_FUNCTION_TIMEOUT_SECONDS, vitest.config.ts),
+ * because one loaded process on two cores runs a handler several times slower than
+ * Lambda; the handler's clock (getRemainingTimeInMillis) counts the same timeout, since
+ * middy answers a TimeoutError at that clock's end and a deadline-aware handler (the bulk
+ * status change) shares out what it says is left: a 10 s clock under a 30 s stop made both
+ * fail at 10 s.
  */
 async function withinTimeout<T>(running: Promise<T>): Promise<T> {
-  const seconds = Number(process.env.LOCAL_FUNCTION_TIMEOUT_SECONDS) || apiFunctionTimeoutSeconds;
+  const seconds = localTimeoutSeconds();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -301,6 +305,7 @@ async function withinTimeout<T>(running: Promise<T>): Promise<T> {
 
 function localContext(functionName: string, awsRequestId: string): Context {
   const started = Date.now();
+  const functionTimeoutMs = localTimeoutSeconds() * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

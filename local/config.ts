@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CARD_PAGE_PATH, SMS_CARD_PAGE_PREFIX } from '../rules/member-card';
 
 // Settings of the local stack, from the environment, with the documented defaults.
 export const localConfigSchema = z.object({
@@ -48,18 +49,45 @@ export const localSecrets = {
   recaptchaSiteKey: 'local-recaptcha-site-key',
   otpHashKey: 'local-otp-hash-key-not-for-production',
   verificationSigningKey: 'local-verification-signing-key-not-for-production',
+  /** The member cards' key (issue 20): the QR's signing key and the links' HMAC key are derived from it. */
+  cardKey: 'local-member-card-key-not-for-production-0123',
 } as const;
+
+/**
+ * The approval's SMS with the member's card link (issue 20): the URL is the template's
+ * own text up to the card page's `?#`, whitelisted as a dynamic URL (DLT's CTA whitelist),
+ * and the serial and the MAC are two variables (each at most 30 characters).
+ */
+function approvedSmsTemplates(siteUrl: string) {
+  const link = `${siteUrl}${SMS_CARD_PAGE_PREFIX}{#var#}.{#var#}`;
+  return {
+    en: {
+      templateId: '1207000000000000201',
+      text: `Your application to join the Students' Wing has been approved. Welcome to the Wing! Your membership card: ${link} - Students' Wing`,
+    },
+    ta: {
+      templateId: '1207000000000000202',
+      text: `மாணவர் அணியில் சேர நீங்கள் அனுப்பிய விண்ணப்பம் ஏற்கப்பட்டது. உங்களை அன்புடன் வரவேற்கிறோம். உங்கள் உறுப்பினர் அட்டை: ${link} - மாணவர் அணி`,
+    },
+  };
+}
+
+/** The site the local stack serves by default (PORT's default): the links of the messages. */
+export const defaultLocalSiteUrl = 'http://localhost:5173';
 
 /**
  * The SMS side as a stage registers it under India's DLT rules: sender id (header),
  * configuration set, principal entity and content templates. Fake numbers, realistic
  * shape: DLT ids are 19 digits, each `{#var#}` holds up to 30 characters, and the text
  * the functions send must match its template to the character.
+ * The DLT registration of a local stack serving the site at `siteUrl`.
  */
-export const localSms = {
+export const localSmsFor = (siteUrl: string) => ({
   originationIdentity: 'TNSWNG',
   configurationSet: 'membership-local-sms',
   entityId: '1201000000000012345',
+  /** DLT's CTA whitelist: the card link as a dynamic URL (its fixed part, ending with `?`). */
+  whitelistedUrls: [`${siteUrl}${CARD_PAGE_PATH}?`],
   templates: {
     otp: {
       en: {
@@ -71,16 +99,7 @@ export const localSms = {
         text: 'மாணவர் அணி உறுப்பினர் சேர்க்கைக்காக உங்கள் கைபேசி எண்ணை உறுதிசெய்வதற்கான OTP {#var#}. இது 5 நிமிடங்களுக்குச் செல்லுபடியாகும். இதை யாருடனும் பகிர வேண்டாம். - மாணவர் அணி',
       },
     },
-    approved: {
-      en: {
-        templateId: '1207000000000000201',
-        text: "Your application to join the Students' Wing has been approved. Welcome to the Wing! - Students' Wing",
-      },
-      ta: {
-        templateId: '1207000000000000202',
-        text: 'மாணவர் அணியில் சேர நீங்கள் அனுப்பிய விண்ணப்பம் ஏற்கப்பட்டது. உங்களை அன்புடன் வரவேற்கிறோம். - மாணவர் அணி',
-      },
-    },
+    approved: approvedSmsTemplates(siteUrl),
     rejected: {
       en: {
         templateId: '1207000000000000301',
@@ -92,7 +111,9 @@ export const localSms = {
       },
     },
   },
-} as const;
+});
+
+export const localSms = localSmsFor(defaultLocalSiteUrl);
 
 /** The welcome template in each page language (WHATSAPP_WELCOME_TEMPLATES): one name, two languages, as in WhatsApp Manager. */
 export const localWhatsAppWelcomeTemplates = {
@@ -102,6 +123,7 @@ export const localWhatsAppWelcomeTemplates = {
 
 /** The WhatsApp utility templates of the decision notices (WHATSAPP_DECISION_TEMPLATES). */
 export const localWhatsAppDecisionTemplates = {
+  // Its dynamic URL button is `<site>/card#{{1}}` (the sandbox's `approvedButtonUrl`).
   approved: { name: 'decision_approved', languages: { en: 'en', ta: 'ta' } },
   rejected: { name: 'decision_rejected', languages: { en: 'en', ta: 'ta' } },
 } as const;

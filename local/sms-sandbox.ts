@@ -112,6 +112,13 @@ export interface SmsSandboxOptions {
    * parts (a Tamil OTP is two); the sandbox counts calls, as the consumer does.
    */
   messagesPerSecond?: number;
+  /**
+   * DLT's CTA whitelist (TRAI's direction of 13 August 2024, in force for URLs from 1 October 2024:
+   * docs/MESSAGING.md): a URL in a body must equal a static entry or start with a dynamic
+   * one (which ends with `?`), else the operator's scrubbing blocks the message (accepted by
+   * AWS, then TEXT_BLOCKED). Default: none whitelisted, so any URL is blocked.
+   */
+  whitelistedUrls?: readonly string[];
   /** Delay before the first delivery event (the second follows after as long again). Default 300 ms. */
   eventDelayMs?: number;
   /** Receives each delivery event; errors are logged and dropped (as SNS drops after its retries). */
@@ -177,6 +184,16 @@ export function smsParts(body: string): { encoding: 'GSM' | 'UCS2'; parts: numbe
 
 // Only the syntax characters: the `u` flag refuses needless escapes such as `\-`.
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Whether every URL in `body` is on DLT's CTA whitelist: a static entry exactly, or a dynamic one (`…?`) as its start. */
+export function urlsWhitelisted(body: string, whitelist: readonly string[]): boolean {
+  const urls = body.match(/(?:https?:\/\/|www\.)\S+/gi) ?? [];
+  return urls.every((url) =>
+    whitelist.some((entry) =>
+      entry.endsWith('?') ? url.startsWith(entry) && url.length > entry.length : url === entry,
+    ),
+  );
+}
 
 /** A registered template as a pattern: literal text, each `{#var#}` 1 to 30 characters. */
 function templatePattern(text: string): RegExp {
@@ -314,6 +331,9 @@ export async function startSmsSandbox(options: SmsSandboxOptions): Promise<SmsSa
         break;
     }
 
+    if (!urlsWhitelisted(input.MessageBody ?? '', options.whitelistedUrls ?? [])) {
+      return accept(res, input, to, template, variables, 'blocked');
+    }
     const t = now();
     // A clock moved back (POST /dev/clock) leaves sends "in the future": they no longer count.
     window = window.filter((at) => at <= t && t - at < 1000);

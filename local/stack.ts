@@ -13,11 +13,12 @@ import { loadStageConfig } from '../lib/stages';
 import { IST_OFFSET_MS } from '../rules/ist';
 import type { RuntimeConfig } from '../rules/runtime-config';
 import { startApiAdapter, type ApiAdapter } from './api-adapter';
+import { cardPageHref } from '../rules/member-card';
 import { captchaShimScript, startCaptchaStandIn } from './captcha';
 import { COGNITO_ENDPOINT_ENV, STAFF_USER_POOL_ID_ENV } from '../contracts/staff-directory';
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
-import { localSecrets, localSms, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
+import { localSecrets, localSmsFor, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
 import {
   ensureTables,
   localDb,
@@ -103,9 +104,12 @@ function functionEnvironment(parts: {
   /** cognito-local and its pool: the staff-management function's (lambdas/handlers/staff-admin.ts). */
   cognitoEndpoint: string;
   userPoolId: string;
+  /** Where the site is served: the card links in the messages lead there. */
+  siteUrl: string;
   config: LocalConfig;
 }): Record<string, string> {
   const { config } = parts;
+  const localSms = localSmsFor(parts.siteUrl);
   // An SMS-only stage has no WhatsApp settings at all: the functions must not need them.
   const secrets =
     config.LOCAL_OTP_CHANNELS === 'sms'
@@ -163,10 +167,11 @@ const localWelcomeVideoUrl = 'https://www.example.com/membership/welcome.mp4';
 const localNow = () => Date.now() + (Number(process.env.LOCAL_CLOCK_OFFSET_MS ?? 0) || 0);
 
 /** The SMS sandbox knows every registered template; the outbox calls a notice a decision. */
-const smsRegistrations: SmsTemplateRegistration[] = (['otp', 'approved', 'rejected'] as const).flatMap((purpose) => {
-  const { en, ta } = localSms.templates[purpose];
-  return [en, ta].map(({ templateId, text }) => ({ templateId, text, kind: purpose === 'otp' ? 'otp' : 'decision' }));
-});
+const smsRegistrations = (siteUrl: string): SmsTemplateRegistration[] =>
+  (['otp', 'approved', 'rejected'] as const).flatMap((purpose) => {
+    const { en, ta } = localSmsFor(siteUrl).templates[purpose];
+    return [en, ta].map(({ templateId, text }) => ({ templateId, text, kind: purpose === 'otp' ? 'otp' : 'decision' }));
+  });
 
 const smsEventsTopic = { region: localRegion, accountId: '000000000000', name: 'membership-local-sms-events' };
 
@@ -237,6 +242,10 @@ export async function startLocalStack(
       ...(await ensureStaffUser(cognito, pool, { ...seededCoordinator, groups: ['coordinator'] })),
     };
 
+    // The site's address is known before anything starts: the messages' card links lead there.
+    const apiPort = await freePort();
+    const siteUrl = config.LOCAL_WEB ? `http://localhost:${config.PORT}` : `http://127.0.0.1:${apiPort}`;
+    const localSms = localSmsFor(siteUrl);
     const whatsApp = await startWhatsAppSandbox({
       port: await freePort(),
       accessToken: localSecrets.whatsappToken,
@@ -245,6 +254,8 @@ export async function startLocalStack(
         approved: localWhatsAppDecisionTemplates.approved.name,
         rejected: localWhatsAppDecisionTemplates.rejected.name,
         languages: Object.values(localWhatsAppDecisionTemplates.approved.languages),
+        // As registered in WhatsApp Manager: the approval's button opens the member's card.
+        approvedButtonUrl: `${siteUrl}${cardPageHref('{{1}}')}`,
       },
       // The cap the functions count against (WHATSAPP_TIER_UNIQUE_PER_24H), enforced as Meta would.
       tier: { uniqueRecipientsPer24h: config.LOCAL_WHATSAPP_TIER > 0 ? config.LOCAL_WHATSAPP_TIER : null },
@@ -279,7 +290,8 @@ export async function startLocalStack(
       originationIdentity: localSms.originationIdentity,
       configurationSetName: localSms.configurationSet,
       entityId: localSms.entityId,
-      templates: smsRegistrations,
+      templates: smsRegistrations(siteUrl),
+      whitelistedUrls: localSms.whitelistedUrls,
       now: localNow,
       log,
       onEvent: deliverSmsEvent,
@@ -317,7 +329,6 @@ export async function startLocalStack(
     stops.push(async () => outbound.stop());
     const outboundQueueUrl = sqs.queueUrl(outbound.name);
 
-    const apiPort = await freePort();
     Object.assign(
       process.env,
       functionEnvironment({
@@ -333,6 +344,7 @@ export async function startLocalStack(
         smsUrl: sms.url,
         cognitoEndpoint: cognito.endpoint,
         userPoolId: pool.userPoolId,
+        siteUrl,
         config,
       }),
     );

@@ -25,6 +25,10 @@ export interface SandboxMessage {
   readonly headerVideoLink?: string;
   /** Decision templates: which decision. */
   readonly decision?: 'approved' | 'rejected';
+  /** A dynamic URL button's parameter (its `{{1}}`): the approval's card link `<serial>.<mac>`. */
+  readonly buttonParameter?: string;
+  /** The button's whole URL, where the sandbox knows the template's (the approval: `approvedButtonUrl`). */
+  readonly buttonUrl?: string;
   readonly status: SandboxMessageStatus;
   /** Failed messages: Meta's error code. */
   readonly errorCode?: number;
@@ -37,6 +41,12 @@ export interface DecisionTemplates {
   readonly rejected: string;
   /** Languages each is approved in. Default `en`, `ta`. */
   readonly languages?: readonly string[];
+  /**
+   * The approved template's dynamic URL button as registered in WhatsApp Manager,
+   * `https://<site>/card#{{1}}` (issue 20): then the approval must carry the button's
+   * one parameter, as Meta requires. None: the approval has no button.
+   */
+  readonly approvedButtonUrl?: string;
 }
 
 const mediaSchema = z
@@ -135,11 +145,27 @@ export function checkTemplate(message: OutgoingMessage, known: KnownTemplates): 
   if (decisions && (name === decisions.approved || name === decisions.rejected)) {
     if (!(decisions.languages ?? ['en', 'ta']).includes(language.code))
       return metaErrors.templateLanguage(name, language.code);
-    if (components?.some((c) => c.type !== 'body')) {
+    const withButton = name === decisions.approved && decisions.approvedButtonUrl !== undefined;
+    if (components?.some((c) => c.type !== 'body' && !(withButton && c.type === 'button'))) {
       return metaErrors.templateParameters(`template ${name}: only body parameters`);
+    }
+    const button = component(components, 'button');
+    if (withButton && (button?.sub_type !== 'url' || texts(button.parameters).length !== 1)) {
+      return metaErrors.templateParameters(`template ${name}: a url button with one text parameter is required`);
     }
   }
   return undefined;
+}
+
+/** A url button's parameter and, with the template's registered URL, the whole URL. */
+function buttonOf(components: readonly Component[] | undefined, registeredUrl: string | undefined) {
+  const button = component(components, 'button');
+  const parameter = button?.sub_type === 'url' ? texts(button.parameters)[0] : undefined;
+  if (parameter === undefined) return {};
+  return {
+    buttonParameter: parameter,
+    ...(registeredUrl !== undefined && { buttonUrl: registeredUrl.replace('{{1}}', parameter) }),
+  };
 }
 
 export function record(id: string, message: OutgoingMessage, known: KnownTemplates, atMs: number): SandboxMessage {
@@ -160,7 +186,13 @@ export function record(id: string, message: OutgoingMessage, known: KnownTemplat
     const link = video?.type === 'video' ? video.video.link : undefined;
     return { ...base, kind: 'welcome', ...(link !== undefined && { headerVideoLink: link }) };
   }
-  if (name === known.decisions?.approved) return { ...base, kind: 'decision', decision: 'approved' };
+  if (name === known.decisions?.approved)
+    return {
+      ...base,
+      kind: 'decision',
+      decision: 'approved',
+      ...buttonOf(components, known.decisions.approvedButtonUrl),
+    };
   if (name === known.decisions?.rejected) return { ...base, kind: 'decision', decision: 'rejected' };
   return { ...base, kind: 'template' };
 }

@@ -26,6 +26,13 @@ export const apiErrorSchema = v.object({
     retryAfterSeconds: v.optional(v.number()),
     attemptsLeft: v.optional(v.number()),
     smsAvailable: v.optional(v.boolean()),
+    /**
+     * ALREADY_REGISTERED from the code check: the number was proved, so the page gets the
+     * verification all the same, for "Get my card" (POST /api/card/mine); submitting with
+     * it still answers ALREADY_REGISTERED.
+     */
+    verificationToken: v.optional(v.string()),
+    expiresAt: v.optional(v.string()),
   }),
 });
 

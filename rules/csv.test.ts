@@ -103,16 +103,17 @@ describe('csv files', () => {
       'application_status',
       'submitted_at',
     ]);
-    expect(applicationExportColumns.slice(-6)).toEqual([
+    expect(applicationExportColumns.slice(-7)).toEqual([
       'campaign_code',
       'campaign_id',
       'utm_source',
       'utm_medium',
       'utm_campaign',
       'referrer_id',
+      'member_number',
     ]);
-    expect(applicationExportColumns).toHaveLength(26);
-    expect(new Set(applicationExportColumns).size).toBe(26);
+    expect(applicationExportColumns).toHaveLength(27);
+    expect(new Set(applicationExportColumns).size).toBe(27);
   });
 
   it('round-trips through a CSV parser, with the guard the only change', () => {

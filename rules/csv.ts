@@ -12,7 +12,8 @@ const CSV_EOL = '\r\n';
 
 /**
  * The spec's export columns first (section 7), then every other field of an application
- * (section 3), then where the applicant came from (issue 19: empty when not known).
+ * (section 3), then where the applicant came from (issue 19: empty when not known), then
+ * the member number (issue 20: empty until the first approval).
  */
 export const applicationExportColumns = [
   'id',
@@ -41,6 +42,7 @@ export const applicationExportColumns = [
   'utm_medium',
   'utm_campaign',
   'referrer_id',
+  'member_number',
 ] as const;
 
 // A spreadsheet treats a cell starting with one of these as a formula (tab and CR too,

@@ -55,5 +55,8 @@ export interface ApiErrorBody {
     attemptsLeft?: number;
     /** Whether the visitor may ask for the code by SMS instead (the stage has SMS). */
     smsAvailable?: boolean;
+    /** ALREADY_REGISTERED from the code check: the number's verification, for "Get my card" (issue 20). */
+    verificationToken?: string;
+    expiresAt?: string;
   };
 }

@@ -54,3 +54,11 @@ export function istStartOfDay(day: CalendarDate): Date {
 export function istEndOfDay(day: CalendarDate): Date {
   return new Date(istStartOfDay(day).getTime() + 24 * 60 * 60 * 1000 - 1);
 }
+
+/** IST day of an ISO timestamp; undefined when it is not one. */
+export function istDayOfTimestamp(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) return undefined;
+  return istDay(new Date(ms));
+}

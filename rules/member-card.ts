@@ -44,6 +44,12 @@ export function parseCardLink(value: unknown): { serial: string; mac: string } |
 export const CARD_PAGE_PATH = '/card';
 export const VERIFY_PAGE_PATH = '/v';
 export const cardPageHref = (link: string) => `${CARD_PAGE_PATH}#${link}`;
+/**
+ * The card page's path as an SMS carries it, `/card?#<serial>.<mac>`: India's DLT lets a
+ * URL through only when whitelisted, and a whitelisted dynamic URL ends with `?`
+ * (docs/MESSAGING.md). The empty query changes nothing for the page, which reads the hash.
+ */
+export const SMS_CARD_PAGE_PREFIX = `${CARD_PAGE_PATH}?#`;
 export const verifyPageHref = (token: string) => `${VERIFY_PAGE_PATH}#${token}`;
 
 // --- The verification token -------------------------------------------------------------
@@ -128,7 +134,12 @@ export async function keyId(publicKey: Uint8Array): Promise<string> {
  * cluster: `செல்வன்` gives `செ`), each followed by a dot.
  */
 export function initialsOf(name: string): string {
-  const words = name.normalize('NFC').trim().split(/[\s.]+/u).filter(Boolean).slice(0, 3);
+  const words = name
+    .normalize('NFC')
+    .trim()
+    .split(/[\s.]+/u)
+    .filter(Boolean)
+    .slice(0, 3);
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   return words
     .map((word) => {

@@ -1,5 +1,5 @@
 import { applicationStatuses, type ApplicationStatus } from './application';
-import { formatDate, istDay, parseDate } from './ist';
+import { formatDate, istDayOfTimestamp, parseDate } from './ist';
 import {
   AGE_OFFSET,
   type AgeBucket,
@@ -13,6 +13,7 @@ import {
   MEMBER_OFFSET,
   type MemberKey,
   memberKeys,
+  NUMBERED_OFFSET,
   type ReportFilters,
   reportDistricts,
   type ReportSummary,
@@ -54,20 +55,14 @@ export interface CountedCell {
   readonly campaign?: string;
   /** The application id of the member whose referral brought it (issue 19). */
   readonly referrer?: string;
+  /** It has a member number (issue 20): approved once, whatever its status now. */
+  readonly numbered?: true;
 }
 
 /** Campaign and application ids as stored (never `#`, which separates a key's parts). */
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const storedId = (value: unknown): string | undefined =>
   typeof value === 'string' && idPattern.test(value) ? value : undefined;
-
-/** IST day of an ISO timestamp; undefined when it is not one. */
-export function istDayOfTimestamp(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
-  const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) return undefined;
-  return istDay(new Date(ms));
-}
 
 const isStatus = (value: unknown): value is ApplicationStatus =>
   typeof value === 'string' && (applicationStatuses as readonly string[]).includes(value);
@@ -87,6 +82,7 @@ export const countedItemFields = [
   'is_already_member',
   'campaign_id',
   'referrer_id',
+  'member_number',
 ] as const;
 
 export function countedCell(item: Readonly<Record<string, unknown>>, asOf: string): CountedCell | undefined {
@@ -111,6 +107,7 @@ export function countedCell(item: Readonly<Record<string, unknown>>, asOf: strin
     ...(birth && { birthDate: formatDate(birth) }),
     ...(campaign && { campaign }),
     ...(referrer && { referrer }),
+    ...(typeof item.member_number === 'string' && { numbered: true as const }),
   };
 }
 
@@ -125,7 +122,8 @@ export const sameCell = (a: CountedCell | undefined, b: CountedCell | undefined)
     a.member === b.member &&
     a.age === b.age &&
     a.campaign === b.campaign &&
-    a.referrer === b.referrer);
+    a.referrer === b.referrer &&
+    a.numbered === b.numbered);
 
 /**
  * `${status}#${day}`: one rollup row of counters; `${status}#${day}#${campaign}`: the
@@ -153,12 +151,13 @@ export const topIndex = statusDistrictIndex;
 export const TOP_COUNTERS = 2 * REFERRED_OFFSET;
 
 /** Indexes into a day's flat counters (district × COUNTERS_PER_CELL + counter). */
-function counterIndexes(cell: CountedCell): [number, number, number] {
+function counterIndexes(cell: CountedCell): number[] {
   const base = (districtIndex.get(cell.district) ?? reportDistricts.length - 1) * COUNTERS_PER_CELL;
   return [
     base + GENDER_OFFSET + genderKeys.indexOf(cell.gender),
     base + MEMBER_OFFSET + memberKeys.indexOf(cell.member),
     base + AGE_OFFSET + ageBuckets.indexOf(cell.age),
+    ...(cell.numbered ? [base + NUMBERED_OFFSET] : []),
   ];
 }
 
@@ -335,6 +334,7 @@ export function foldReport({ asOf, filters, range, days, corrections, top = [] }
   const byGender = { Male: 0, Female: 0, Unknown: 0 };
   const byMember = { Yes: 0, No: 0 };
   const byAge = Object.fromEntries(ageBuckets.map((b) => [b, 0])) as Record<AgeBucket, number>;
+  let members = 0;
   const series = new Map((range ? daysBetween(range.from, range.to) : []).map((d) => [d, zeroByStatus()]));
   let total = 0;
 
@@ -352,6 +352,8 @@ export function foldReport({ asOf, filters, range, days, corrections, top = [] }
       genderKeys.forEach((g, i) => (byGender[g] += c[GENDER_OFFSET + i] ?? 0));
       memberKeys.forEach((m, i) => (byMember[m] += c[MEMBER_OFFSET + i] ?? 0));
       ageBuckets.forEach((a, i) => (byAge[a] += c[AGE_OFFSET + i] ?? 0));
+      // A row stored before the counter has none: 0 (rollups-keys.ts).
+      if (status === 'approved') members += c[NUMBERED_OFFSET] ?? 0;
     }
   }
 
@@ -384,6 +386,7 @@ export function foldReport({ asOf, filters, range, days, corrections, top = [] }
     byGender,
     byMember,
     byAge,
+    members,
     series: [...series].map(([day, s]) => ({
       day,
       total: applicationStatuses.reduce((sum, status) => sum + s[status], 0),

@@ -17,15 +17,8 @@ import {
   reportRowsQuerySchema,
   reportSummarySchema,
 } from './report';
-import {
-  ageCorrection,
-  CounterDelta,
-  countedCell,
-  emptyCells,
-  foldReport,
-  istDayOfTimestamp,
-  type DayCounters,
-} from './report-counters';
+import { ageCorrection, CounterDelta, countedCell, emptyCells, foldReport, type DayCounters } from './report-counters';
+import { istDayOfTimestamp } from './ist';
 
 describe('IST days of timestamps', () => {
   it('puts 18:30 UTC on the next IST day and 18:29:59.999 on the same one', () => {

@@ -34,12 +34,14 @@ const AGE_BOUNDARIES = [18, 25, 35, 45, 55] as const;
 /**
  * Counters of one (day, status, district) cell: gender (3), member (2), age (7). Every
  * counted application adds one to one counter of each group, so the cell's total is
- * the sum of its gender counters.
+ * the sum of its gender counters. Then, last (issue 20), those that have a member number:
+ * appended to each district's list, so that a row stored before it is added to in place.
  */
 export const GENDER_OFFSET = 0;
 export const MEMBER_OFFSET = genderKeys.length;
 export const AGE_OFFSET = MEMBER_OFFSET + memberKeys.length;
-export const COUNTERS_PER_CELL = AGE_OFFSET + ageBuckets.length;
+export const NUMBERED_OFFSET = AGE_OFFSET + ageBuckets.length;
+export const COUNTERS_PER_CELL = NUMBERED_OFFSET + 1;
 export const CELLS_PER_DAY = reportDistricts.length * COUNTERS_PER_CELL;
 
 /** The longest range one report may cover, in days. */
@@ -292,6 +294,8 @@ export const reportSummarySchema = v.object({
   byGender: v.object({ Male: count, Female: count, Unknown: count }),
   byMember: v.object({ Yes: count, No: count }),
   byAge: v.object(Object.fromEntries(ageBuckets.map((b) => [b, count])) as Record<AgeBucket, typeof count>),
+  /** Approved applications in the report that have a member number (issue 20); absent from an older server's answer. */
+  members: v.optional(count),
   /** Every IST day of the range, zeros included, oldest first. */
   series: v.array(v.object({ day: v.string(), total: count, byStatus: byStatusSchema })),
   /** The first ten of byDistrict. */

@@ -3,6 +3,7 @@ import { deliveryStatuses, otpChannels } from './api';
 import { applicationStatuses } from './application';
 import { applicationSourceEntries } from './campaigns';
 import { districts } from './districts';
+import { staffCardSchema } from './member-card';
 import { parseDate } from './ist';
 import { campaignIdSchema, reportFiltersSchema } from './report';
 import { crossCheck, requestObject, union, uuid } from './schema';
@@ -76,7 +77,8 @@ export const auditEntrySchema = v.object({
   at: v.string(),
   /** The email at the time; the stable subject when the token carried none (an access token). */
   by: v.string(),
-  action: v.picklist(['status', 'erase', 'export']),
+  /** `card-revoke`, `card-reissue`: an admin's change to the member's card (issue 20). */
+  action: v.picklist(['status', 'erase', 'export', 'card-revoke', 'card-reissue']),
   from: v.optional(v.string()),
   to: v.optional(v.string()),
   note: v.optional(v.string()),
@@ -107,6 +109,8 @@ export const applicationRowSchema = v.object({
   updated_at: v.optional(v.string()),
   // Where the applicant came from, frozen at submit (issue 19, rules/campaigns.ts ApplicationSource).
   ...applicationSourceEntries,
+  // Given on the first approval, never changed (issue 20, rules/member-number.ts).
+  member_number: v.optional(v.string()),
 });
 export type ApplicationRow = v.InferOutput<typeof applicationRowSchema>;
 
@@ -144,6 +148,8 @@ export const applicationDetailSchema = v.object({
       approved: v.pipe(v.number(), v.safeInteger()),
     }),
   ),
+  /** The member's card (issue 20), once the first approval issued it. */
+  card: v.optional(staffCardSchema),
 });
 export type ApplicationDetail = v.InferOutput<typeof applicationDetailSchema>;
 
@@ -165,6 +171,11 @@ export const statusChangeResponseSchema = v.object({
   /** Already had the requested status: nothing written, no audit entry. */
   unchanged: v.optional(v.array(v.string()), () => []),
   notFound: v.array(v.string()),
+  /**
+   * Not changed in the time the request had (a large selection while others change the
+   * same applications): nothing written for them; send them again.
+   */
+  notDone: v.optional(v.array(v.string()), () => []),
 });
 export type StatusChangeResponse = v.InferOutput<typeof statusChangeResponseSchema>;
 

@@ -11,13 +11,23 @@ import {
 import * as v from 'valibot';
 import type { ApplicationStatus } from '../../rules/application';
 import { type AuditEntry, auditEntrySchema } from '../../rules/staff-api';
-import { everyDistrict, inScope, type StaffScope } from '../../rules/staff-scope';
-import { applicationKey, campaignKeys, districtStatus, listingIndexes, phoneGuardKey } from './application-items';
-import { type ApplicationRepository, makeApplicationRepository } from './applications';
-import { referralCodeKey } from './campaigns';
-import { REFERRAL_CODE_LENGTH } from '../../rules/attribution';
-import { randomCode } from '../lib/short-codes';
+import type { StaffScope } from '../../rules/staff-scope';
+import { applicationKey, phoneGuardKey } from './application-items';
+import { makeApplicationRepository } from './applications';
 import { type ReadScope, scopeKey } from './read-audit';
+import { makeMemberSequence } from './member-numbers';
+import {
+  byOf,
+  type ChangeLimits,
+  changeStatus,
+  type ReviewTables,
+  type StatusChangeOutcome,
+  STATUS_CHANGED_AT,
+  type Store,
+} from './status-change';
+
+export { REFERRAL_CODE, STATUS_CHANGED_AT } from './status-change';
+import { cardGuardDelete } from './member-cards';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
 // status changes (who, when, from, to, note), erasure on request (the record and its
@@ -34,18 +44,6 @@ export interface Actor {
   readonly email: string;
 }
 
-const byOf = (actor: Actor) => actor.email || actor.sub;
-
-/**
- * When the application's status last became what it is (ISO). Set only when the status
- * really changes: a decision notice goes only while this is still the time of the change
- * it notifies.
- */
-export const STATUS_CHANGED_AT = 'status_changed_at';
-
-/** `unchanged`: the application already had that status; nothing is written, not even the note or an audit entry. */
-type StatusChangeOutcome = 'changed' | 'unchanged' | 'not-found';
-
 export interface ReviewStore {
   changeStatus(
     id: string,
@@ -55,6 +53,7 @@ export interface ReviewStore {
     note?: string,
     /** The changer's districts (issue 17): an application outside them is not found, even if moved meanwhile. */
     scope?: StaffScope,
+    limits?: ChangeLimits,
   ): Promise<StatusChangeOutcome>;
   auditOf(id: string): Promise<AuditEntry[]>;
   /**
@@ -78,122 +77,6 @@ export interface ReviewStore {
 export interface StatusAt {
   readonly status: ApplicationStatus;
   readonly changedAt: string;
-}
-
-const auditKey = (at: Date) => `${at.toISOString()}#${randomUUID()}`;
-
-interface ReviewTables {
-  readonly applications: string;
-  readonly audit: string;
-  /** Given to the status changes (issue 19): a first approval issues the member's referral code there. */
-  readonly campaigns?: string;
-}
-
-interface Store {
-  readonly db: Db;
-  readonly tables: ReviewTables;
-  readonly applications: ApplicationRepository;
-}
-
-/** The application's attribute holding the member's referral code (issue 19). */
-export const REFERRAL_CODE = 'referral_code';
-
-/**
- * A member's referral code, issued on their first approval in the approval's own
- * transaction: `REF#<code>` names the application (never given twice: the put is
- * conditional), and the application keeps the code, so it never changes even if the
- * status moves away and back. Nothing when the application has one already.
- */
-function referralIssue(tables: ReviewTables, id: string, current: Record<string, unknown>, status: string, now: Date) {
-  if (status !== 'approved' || !tables.campaigns || typeof current[REFERRAL_CODE] === 'string') return undefined;
-  const code = randomCode(REFERRAL_CODE_LENGTH);
-  return {
-    set: `, ${REFERRAL_CODE} = :rc`,
-    condition: ` AND attribute_not_exists(${REFERRAL_CODE})`,
-    values: { ':rc': code },
-    put: {
-      Put: {
-        TableName: tables.campaigns,
-        Item: { pk: referralCodeKey(code), application_id: id, issued_at: now.toISOString() },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  };
-}
-
-async function changeStatus(
-  { db, tables, applications }: Store,
-  id: string,
-  status: ApplicationStatus,
-  actor: Actor,
-  now: Date,
-  note?: string,
-  scope: StaffScope = everyDistrict,
-): Promise<StatusChangeOutcome> {
-  // Optimistic: the update holds only if the status is still the one read, so the
-  // audit entry's "from" is always true. A concurrent change makes us read again.
-  for (let attempt = 1; ; attempt++) {
-    const current = await applications.get(id, { consistent: true });
-    if (!current || !inScope(scope, current.revenue_district)) return 'not-found';
-    const from = current.application_status;
-    // A scoped change holds only if the district is still the one checked (an import may
-    // correct it meanwhile): otherwise it is read and checked again.
-    const sameDistrict = scope.districts ? ' AND revenue_district = :district' : '';
-    // Setting the status it already has changes nothing, so nothing goes in the trail.
-    if (from === status) return 'unchanged';
-    // The campaign indexes' keys carry the status too (issue 19).
-    const campaign = typeof current.campaign_id === 'string' ? current.campaign_id : undefined;
-    const campaignSet = campaign ? ', campaign_status = :cs, campaign_district_status = :cds' : '';
-    const referral = referralIssue(tables, id, current, status, now);
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tables.applications,
-                Key: { pk: applicationKey(id) },
-                UpdateExpression: `SET application_status = :to, updated_at = :now, ${listingIndexes.districtStatus.keyName} = :ds, ${STATUS_CHANGED_AT} = :now${campaignSet}${referral?.set ?? ''}`,
-                ConditionExpression: `application_status = :from${sameDistrict}${referral?.condition ?? ''}`,
-                ExpressionAttributeValues: {
-                  ...referral?.values,
-                  ...(sameDistrict && { ':district': current.revenue_district }),
-                  ':to': status,
-                  ':from': from,
-                  ':now': now.toISOString(),
-                  ':ds': districtStatus(current.revenue_district, status),
-                  ...(campaign && {
-                    ':cs': campaignKeys(campaign, current.revenue_district, status).campaign_status,
-                    ':cds': campaignKeys(campaign, current.revenue_district, status).campaign_district_status,
-                  }),
-                },
-              },
-            },
-            {
-              Put: {
-                TableName: tables.audit,
-                Item: {
-                  pk: applicationKey(id),
-                  sk: auditKey(now),
-                  action: 'status',
-                  at: now.toISOString(),
-                  by: byOf(actor),
-                  by_sub: actor.sub,
-                  from,
-                  to: status,
-                  ...(note && { note }),
-                },
-              },
-            },
-            ...(referral ? [referral.put] : []),
-          ],
-        }),
-      );
-      return 'changed';
-    } catch (error) {
-      if (!isTransactionCanceled(error) || attempt >= 5) throw error;
-    }
-  }
 }
 
 /** The erasure's condition on the application: it exists and, when asked, still has `unchangedSince`. */
@@ -233,6 +116,8 @@ async function erase(
               ExpressionAttributeValues: { ':id': id },
             },
           },
+          // The card's guard (issue 20): its link and QR then name nothing.
+          ...cardGuardDelete(tables.applications, id, current),
           {
             Put: {
               TableName: tables.audit,
@@ -279,10 +164,21 @@ async function erase(
   return 'erased';
 }
 
-export function makeReviewStore(db: Db, tables: ReviewTables): ReviewStore {
-  const store: Store = { db, tables, applications: makeApplicationRepository(db, tables.applications) };
+export function makeReviewStore(
+  db: Db,
+  tables: ReviewTables,
+  options: { pause?: (ms: number) => Promise<void> } = {},
+): ReviewStore {
+  const store: Store = {
+    ...options,
+    db,
+    tables,
+    applications: makeApplicationRepository(db, tables.applications),
+    members: makeMemberSequence(db, tables.applications, tables.audit),
+  };
   return {
-    changeStatus: (id, status, actor, now, note, scope) => changeStatus(store, id, status, actor, now, note, scope),
+    changeStatus: (id, status, actor, now, note, scope, limits) =>
+      changeStatus(store, id, status, actor, now, note, scope, limits),
 
     async auditOf(id) {
       const result = await db.send(

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { tables } from '../../contracts/table-definitions';
 import { applicationStatuses, type ApplicationStatus } from '../../rules/application';
-import { ageBuckets, COUNTERS_PER_CELL, genderKeys, memberKeys } from '../../rules/report';
+import { ageBuckets, COUNTERS_PER_CELL, genderKeys, memberKeys, NUMBERED_OFFSET } from '../../rules/report';
 import {
   type CountedCell,
   type DayCounters,
@@ -19,7 +19,7 @@ import { APPROVED, type BoardEntry, BROUGHT, isBoardKey, parseBoardKey } from '.
 //   META      META                   which generation is read (gen_current), which is being
 //                                    rebuilt (gen_building), and the ageing marker
 //                                    (aged_through, aging_to)
-//   G#g#DAYS  <status>#<YYYY-MM-DD>  one row per IST day and status: counters c[district][12],
+//   G#g#DAYS  <status>#<YYYY-MM-DD>  one row per IST day and status: counters c[district][13],
 //                                    created zero-filled (COUNTER_BIAS), the same size every row
 //   G#g#CDAYS#campaign <status>#<YYYY-MM-DD>  the same day rows of one campaign's
 //                                    applications (issue 19), created as the others
@@ -132,6 +132,7 @@ const stateItemSchema = v.object({
   birth_date: v.optional(v.string()),
   campaign: v.optional(v.string()),
   referrer: v.optional(v.string()),
+  numbered: v.optional(v.boolean()),
 });
 
 export function parseState(item: Record<string, unknown>): RollupState {
@@ -148,6 +149,7 @@ export function parseState(item: Record<string, unknown>): RollupState {
           ...(s.birth_date && { birthDate: s.birth_date }),
           ...(s.campaign && { campaign: s.campaign }),
           ...(s.referrer && { referrer: s.referrer }),
+          ...(s.numbered && { numbered: true as const }),
         }
       : undefined;
   return {
@@ -176,6 +178,7 @@ export function stateItem(gen: string, state: RollupState): Record<string, unkno
       ...(state.ageDay && { age_day: state.ageDay }),
       ...(cell.campaign && { campaign: cell.campaign }),
       ...(cell.referrer && { referrer: cell.referrer }),
+      ...(cell.numbered && { numbered: true }),
       // Sparse index: only counted states with a valid date of birth can change bucket.
       ...(cell.birthDate && { birth_date: cell.birthDate, birthday: birthdayPk(gen, cell.birthDate) }),
     }),
@@ -221,8 +224,17 @@ export function parseDayRow(item: Record<string, unknown>): DayCounters {
   return { status, day, cells: v.parse(cellsSchema, item.c).map((row) => row.map((n) => n - COUNTER_BIAS)) };
 }
 
-/** A day row's counter `index` (district × COUNTERS_PER_CELL + counter) in its list of lists. */
+/**
+ * A day row's counter `index` (district × COUNTERS_PER_CELL + counter) in its list of
+ * lists. The member-number counter (NUMBERED_OFFSET, issue 20) is the last of each list: a
+ * row stored before it has none, and `if_not_exists` starts it at zero there (a SET one
+ * past a list's end appends), so that rows need no rebuild to take it.
+ */
 const dayCounterPath = (index: number) => `c[${Math.floor(index / COUNTERS_PER_CELL)}][${index % COUNTERS_PER_CELL}]`;
+const dayCounterValue = (index: number) =>
+  index % COUNTERS_PER_CELL === NUMBERED_OFFSET
+    ? `if_not_exists(${dayCounterPath(index)}, :zero)`
+    : dayCounterPath(index);
 /** A Top row's counter `index` (topIndex) in its flat list. */
 const topCounterPath = (index: number) => `c[${index}]`;
 
@@ -233,6 +245,7 @@ const topCounterPath = (index: number) => `c[${index}]`;
 export function counterUpdate(
   counters: ReadonlyMap<number, number>,
   pathOf: (index: number) => string = dayCounterPath,
+  valueOf: (index: number) => string = pathOf === dayCounterPath ? dayCounterValue : pathOf,
 ): {
   UpdateExpression: string;
   ExpressionAttributeValues: Record<string, number>;
@@ -243,13 +256,17 @@ export function counterUpdate(
     if (n === 0) continue;
     let name = values.get(n);
     if (!name) values.set(n, (name = `:v${values.size}`));
-    const path = pathOf(index);
-    terms.push(`${path} = ${path} + ${name}`);
+    terms.push(`${pathOf(index)} = ${valueOf(index)} + ${name}`);
   }
-  if (terms.length > MAX_TERMS_PER_UPDATE) throw new Error(`Too many counters in one update: ${terms.length}`);
+  const weight = termsWeight([...counters].filter(([, n]) => n !== 0).map(([i]) => i));
+  if (weight > MAX_TERMS_PER_UPDATE) throw new Error(`Too many counters in one update: ${terms.length}`);
+  const expression = `SET ${terms.join(', ')}`;
   return {
-    UpdateExpression: `SET ${terms.join(', ')}`,
-    ExpressionAttributeValues: Object.fromEntries([...values].map(([n, name]) => [name, n])),
+    UpdateExpression: expression,
+    ExpressionAttributeValues: {
+      ...Object.fromEntries([...values].map(([n, name]) => [name, n])),
+      ...(expression.includes(':zero') && { ':zero': COUNTER_BIAS }),
+    },
   };
 }
 
@@ -335,17 +352,31 @@ export function parseTopRow(item: Record<string, unknown>): TopRow {
   return { day: sk.slice(0, split), campaign: sk.slice(split + 1), counts };
 }
 
+/**
+ * What a counter's term weighs against MAX_TERMS_PER_UPDATE: the member-number counter's
+ * term, with its `if_not_exists`, is nearly two terms long (counted so for any row's index).
+ */
+export const termWeight = (index: number) => (index % COUNTERS_PER_CELL === NUMBERED_OFFSET ? 2 : 1);
+export const termsWeight = (indexes: Iterable<number>) => {
+  let sum = 0;
+  for (const i of indexes) sum += termWeight(i);
+  return sum;
+};
+
 /** Splits one day row's changes into updates small enough for one expression each. */
 export function splitCounters(counters: ReadonlyMap<number, number>): Map<number, number>[] {
   const parts: Map<number, number>[] = [];
   let part = new Map<number, number>();
+  let weight = 0;
   for (const [i, n] of counters) {
     if (n === 0) continue;
-    if (part.size >= MAX_TERMS_PER_UPDATE) {
+    if (weight + termWeight(i) > MAX_TERMS_PER_UPDATE) {
       parts.push(part);
       part = new Map();
+      weight = 0;
     }
     part.set(i, n);
+    weight += termWeight(i);
   }
   if (part.size > 0) parts.push(part);
   return parts;

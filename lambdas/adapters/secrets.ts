@@ -33,6 +33,20 @@ export type ProviderSecrets = v.InferOutput<typeof providerSecretsSchema>;
 const generatedKeySchema = v.object({ value: v.pipe(v.string(), v.minLength(32)) });
 
 /**
+ * The member cards' key (issue 20): `value` signs and makes links; `previous`, during a
+ * rotation, still checks (docs/RUNBOOK.md, "Rotating the card key").
+ */
+const cardKeySchema = v.object({
+  value: v.pipe(v.string(), v.minLength(32)),
+  previous: v.optional(v.string(), ''),
+});
+export interface CardKeySecret {
+  readonly current: string;
+  /** '' when there is none. */
+  readonly previous: string;
+}
+
+/**
  * The token CloudFront sends to the API as `x-origin-verify`. Two values during a rotation:
  * the API accepts `current` and `previous` until CloudFront sends the new one everywhere.
  */
@@ -47,6 +61,8 @@ const localSecretsSchema = v.object({
   ...providerSecretEntries,
   otpHashKey: v.pipe(v.string(), v.minLength(32)),
   verificationSigningKey: v.pipe(v.string(), v.minLength(32)),
+  cardKey: v.optional(v.pipe(v.string(), v.minLength(32))),
+  cardKeyPrevious: v.optional(v.string(), ''),
 });
 
 export const secretsEnvSchema = v.object({
@@ -54,6 +70,7 @@ export const secretsEnvSchema = v.object({
   PROVIDER_SECRET_ARN: v.optional(v.string()),
   OTP_HASH_KEY_SECRET_ARN: v.optional(v.string()),
   SIGNING_KEY_SECRET_ARN: v.optional(v.string()),
+  CARD_KEY_SECRET_ARN: v.optional(v.string()),
   ORIGIN_SECRET_ARN: v.optional(v.string()),
   LOCAL_SECRETS: v.optional(v.string()),
   AWS_REGION: v.optional(v.string(), 'ap-south-1'),
@@ -86,6 +103,8 @@ export interface SecretsLoader {
   readonly otpHashKey: () => Promise<string>;
   /** Signs verifications and seals delivery handles. */
   readonly signingKey: () => Promise<string>;
+  /** The member cards' key, and the one it replaced while a rotation lasts. */
+  readonly cardKey: () => Promise<CardKeySecret>;
   /** CloudFront's origin token(s); AWS mode only (locally the API adapter is the front door). */
   readonly origin: () => Promise<OriginTokens>;
 }
@@ -132,6 +151,11 @@ export function makeSecretsLoader(env: SecretsEnv, options: SecretsLoaderOptions
       provider: () => Promise.resolve(parseSecret(providerSecretsSchema, env.LOCAL_SECRETS ?? '{}', 'LOCAL_SECRETS')),
       otpHashKey: () => Promise.resolve(local().otpHashKey),
       signingKey: () => Promise.resolve(local().verificationSigningKey),
+      cardKey: async () => {
+        const { cardKey, cardKeyPrevious } = local();
+        if (!cardKey) throw new Error('Secret LOCAL_SECRETS has no cardKey');
+        return { current: cardKey, previous: cardKeyPrevious };
+      },
       origin: () => Promise.reject(new Error('No origin token in local mode')),
     };
   }
@@ -159,6 +183,10 @@ export function makeSecretsLoader(env: SecretsEnv, options: SecretsLoaderOptions
     provider: () => read('PROVIDER_SECRET_ARN', providerSecretsSchema, 'provider'),
     otpHashKey: async () => (await read('OTP_HASH_KEY_SECRET_ARN', generatedKeySchema, 'otpHashKey')).value,
     signingKey: async () => (await read('SIGNING_KEY_SECRET_ARN', generatedKeySchema, 'signingKey')).value,
+    cardKey: async () => {
+      const { value, previous } = await read('CARD_KEY_SECRET_ARN', cardKeySchema, 'cardKey');
+      return { current: value, previous };
+    },
     origin: () => read('ORIGIN_SECRET_ARN', originSecretSchema, 'origin'),
   };
 }

@@ -42,7 +42,7 @@ export interface SmsConfig {
   readonly timeoutMs: number;
 }
 
-const DLT_VARIABLE = '{#var#}';
+export const DLT_VARIABLE = '{#var#}';
 /** DLT's length limit of one variable. */
 const DLT_VARIABLE_MAX = 30;
 

@@ -72,7 +72,13 @@ describe('webhook payload', () => {
       utm_medium: null,
       utm_campaign: null,
       referrer_id: null,
+      member_number: null,
     });
+  });
+
+  it('carries the member number once the application has one (issue 20)', () => {
+    const numbered = { ...stored, application_status: 'approved', member_number: 'TNSW-2026-000123' };
+    expect(applicationWebhookPayload(numbered)).toMatchObject({ member_number: 'TNSW-2026-000123' });
   });
 
   it('carries where the applicant came from, frozen on the application', () => {

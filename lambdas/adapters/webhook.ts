@@ -47,6 +47,7 @@ const storedApplicationSchema = v.object({
   submitted_at: v.string(),
   updated_at: v.optional(v.string()),
   ...applicationSourceEntries,
+  member_number: v.optional(v.string()),
 });
 
 /**
@@ -84,6 +85,8 @@ export interface WebhookPayload {
   readonly utm_campaign: string | null;
   /** The referring member's application id. */
   readonly referrer_id: string | null;
+  /** Given on the first approval (issue 20); null before, so at submit it is null. */
+  readonly member_number: string | null;
 }
 
 /** Builds the webhook body from a stored application item; throws when the item lacks a field. */
@@ -122,6 +125,7 @@ export function applicationWebhookPayload(item: unknown): WebhookPayload {
     utm_medium: a.utm_medium ?? null,
     utm_campaign: a.utm_campaign ?? null,
     referrer_id: a.referrer_id ?? null,
+    member_number: a.member_number ?? null,
   };
 }
 

@@ -13,8 +13,18 @@ export interface MessageGateway {
   /** The welcome template in the language applied in, with its header video when one is configured. */
   sendWelcome(to: string, language: WelcomeLanguage): Promise<string>;
   sendText(to: string, body: string): Promise<string>;
-  /** Any approved template with text parameters in its body (the decision notices' utility templates). */
-  sendTemplate(to: string, name: string, language: string, bodyParameters: readonly string[]): Promise<string>;
+  /**
+   * Any approved template with text parameters in its body (the decision notices' utility
+   * templates) and, where the template has a dynamic URL button, the URL's suffix (its
+   * `{{1}}`: the approval's card link, issue 20).
+   */
+  sendTemplate(
+    to: string,
+    name: string,
+    language: string,
+    bodyParameters: readonly string[],
+    urlButtonSuffix?: string,
+  ): Promise<string>;
 }
 
 export type WhatsAppFailure = 'not-configured' | 'invalid-phone-number-id' | 'network' | 'provider';
@@ -142,16 +152,20 @@ export function makeWhatsAppGateway(config: WhatsAppConfig, fetchImpl: typeof fe
         },
       }),
     sendText: (to, text) => send(to, { type: 'text', text: { body: text, preview_url: false } }),
-    sendTemplate: (to, name, language, bodyParameters) =>
-      send(to, {
+    sendTemplate: (to, name, language, bodyParameters, urlButtonSuffix) => {
+      const components = [
+        ...(bodyParameters.length > 0
+          ? [{ type: 'body', parameters: bodyParameters.map((text) => ({ type: 'text', text })) }]
+          : []),
+        // Meta's dynamic URL button: the template holds the URL up to `{{1}}`; this is the rest.
+        ...(urlButtonSuffix === undefined
+          ? []
+          : [{ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: urlButtonSuffix }] }]),
+      ];
+      return send(to, {
         type: 'template',
-        template: {
-          name,
-          language: { code: language },
-          ...(bodyParameters.length > 0 && {
-            components: [{ type: 'body', parameters: bodyParameters.map((text) => ({ type: 'text', text })) }],
-          }),
-        },
-      }),
+        template: { name, language: { code: language }, ...(components.length > 0 && { components }) },
+      });
+    },
   };
 }

@@ -4,6 +4,7 @@ import { toRow } from '../adapters/application-items';
 import { type ApplicationRepository, makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore, noticesWithStatus } from '../adapters/decision-notices';
 import { makeDeliveryStore } from '../adapters/deliveries';
+import { staffCardOf } from '../adapters/member-cards';
 import { makeReviewStore, REFERRAL_CODE, type ReviewStore } from '../adapters/review';
 import { makeRollupsReader } from '../adapters/rollups-reader';
 import { referrerCounts } from '../lib/referrals';
@@ -23,7 +24,7 @@ interface Deps {
 }
 
 /**
- * One application with its audit trail and the decision notices sent, for the dashboard's
+ * One application with its audit trail, the decision notices sent and the member's card, for the dashboard's
  * details row. Another district's application than the caller's is not found, exactly as
  * a missing id: an id tells nothing of what it names.
  */
@@ -35,11 +36,13 @@ export function makeHandler({ applications, review, notices, referrals }: Deps) 
     if (!item || !inScope(staff.scope, item.revenue_district)) throw new AppError('NOT_FOUND');
     // Only a member with a code can have brought anyone: no rollups read for the others.
     const code = typeof item[REFERRAL_CODE] === 'string' ? item[REFERRAL_CODE] : undefined;
+    const card = staffCardOf(item);
     const body: ApplicationDetail = {
       application: toRow(item),
       audit,
       notices: sent,
       ...(code && { referrals: { code, ...(await referrals(id)) } }),
+      ...(card && { card }),
     };
     return json(200, body);
   });

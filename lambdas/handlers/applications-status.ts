@@ -21,6 +21,7 @@ import { requireStaff } from '../lib/staff';
 import { wiredOnFirstCall } from '../lib/wiring';
 import { dbRuntime } from '../lib/db-runtime';
 import { tracedCall } from '../lib/tracing';
+import { requestDeadline } from '../lib/time-budget';
 
 export interface DecisionNoticeSettings {
   readonly enabled: boolean;
@@ -43,41 +44,88 @@ async function requireInScope(review: Pick<ReviewStore, 'districtsOf'>, scope: S
   if (!ids.every((id) => found.has(id) && inScope(scope, found.get(id)))) throw new AppError('NOT_FOUND');
 }
 
+/** Changes in flight at once in one request: DynamoDB's transactions, not the function, are the limit. */
+export const STATUS_CONCURRENCY = 10;
+/**
+ * What the request keeps of its time for the steps in flight when it stops starting them:
+ * half (2 s at least). A step is one DynamoDB call, a few ms on DynamoDB; a loaded local
+ * stand-in serving a hundred changes at once takes seconds for one.
+ */
+const stopsBefore = (leftMs: number) => Math.max(2000, leftMs / 2);
+
 /**
  * An admin or a coordinator moves one application or a selection to a status, with an
  * optional note. Approving or rejecting queues a decision notice for each application
  * whose status really changed (docs/MESSAGING.md, "Decision notices").
  */
 export function makeHandler(deps: { review: ReviewStore; clock: () => Date; notices?: DecisionNoticeSettings }) {
-  return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event) => {
+  return httpHandler<APIGatewayProxyEventV2WithJWTAuthorizer>(async (event, context) => {
+    // The whole request within the function's time (what Lambda has left, less the answer's
+    // margin): a selection that cannot be done in it is answered in part, never cut off.
+    const deadline = requestDeadline(context, Number.MAX_SAFE_INTEGER);
     const staff = requireStaff(event, 'review');
     const { ids, status, note } = parseBody(event, statusChangeRequestSchema);
     const now = deps.clock();
-    const result: StatusChangeResponse = { changed: [], unchanged: [], notFound: [] };
+    const result: StatusChangeResponse = { changed: [], unchanged: [], notFound: [], notDone: [] };
     const unique = [...new Set(ids)];
     await requireInScope(deps.review, staff.scope, unique);
-    // 25 at a time: a selection of 100 takes four rounds of parallel transactions.
-    for (let i = 0; i < unique.length; i += 25) {
-      const chunk = unique.slice(i, i + 25);
-      const outcomes = await Promise.all(
-        chunk.map((id) => deps.review.changeStatus(id, status, staff, now, note, staff.scope)),
-      );
-      const reallyChanged: string[] = [];
-      outcomes.forEach((outcome, j) => {
-        const id = chunk[j]!;
-        if (outcome === 'not-found') result.notFound.push(id);
-        else if (outcome === 'unchanged') result.unchanged.push(id);
-        else reallyChanged.push(id);
-      });
-      result.changed.push(...reallyChanged);
-      // Queued chunk by chunk: a request cut short (a timeout) loses at most the notices of the chunk in flight.
-      if (deps.notices?.enabled && isDecision(status) && reallyChanged.length > 0) {
-        await queueNotices(deps.notices, reallyChanged, status, now);
+    const queued: string[] = [];
+    const queueing: Promise<void>[] = [];
+    const limits = { deadline: deadline.at - stopsBefore(deadline.left()) };
+    const outcomes = await settleAll(unique, STATUS_CONCURRENCY, async (id) => {
+      const outcome = await deps.review.changeStatus(id, status, staff, now, note, staff.scope, limits);
+      if (outcome !== 'changed') return outcome;
+      // Queued 25 at a time as they change: a request cut short loses at most those not yet queued.
+      queued.push(id);
+      if (deps.notices?.enabled && isDecision(status) && queued.length >= 25) {
+        queueing.push(queueNotices(deps.notices, queued.splice(0), status, now));
       }
+      return outcome;
+    });
+    if (deps.notices?.enabled && isDecision(status) && queued.length > 0) {
+      queueing.push(queueNotices(deps.notices, queued.splice(0), status, now));
     }
-    logger.info('Status changed', { count: result.changed.length, unchanged: result.unchanged.length, status });
+    await Promise.all(queueing);
+    outcomes.forEach((outcome, i) => {
+      const id = unique[i]!;
+      if (outcome === 'not-found') result.notFound.push(id);
+      else if (outcome === 'unchanged') result.unchanged.push(id);
+      else if (outcome === 'not-done') result.notDone.push(id);
+      else result.changed.push(id);
+    });
+    logger.info('Status changed', {
+      count: result.changed.length,
+      unchanged: result.unchanged.length,
+      notDone: result.notDone.length,
+      status,
+    });
     return json(200, result);
   });
+}
+
+/**
+ * `work` on every value, at most `concurrency` at once, in order of the values. When one
+ * fails, no other starts, and the failure is thrown only once those running have ended:
+ * nothing of the request goes on after its answer (an approval's drawn number would be
+ * neither used nor listed).
+ */
+async function settleAll<T, R>(values: readonly T[], concurrency: number, work: (value: T) => Promise<R>) {
+  const results: R[] = [];
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (next < values.length && !failure) {
+      const i = next++;
+      try {
+        results[i] = await work(values[i]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, worker));
+  if (failure) throw failure.error;
+  return results;
 }
 
 /**

@@ -44,8 +44,8 @@ export interface OtpVerifyDeps {
  *
  * A right code is spent by a conditional delete, and only the one check whose delete
  * took it goes on: ten at once give one answer. A number that has applied then hears
- * ALREADY_REGISTERED (no verification); any other gets a short-lived signed verification
- * bound to the number.
+ * ALREADY_REGISTERED (with the verification, for "Get my card"); any other gets a short-lived
+ * signed verification bound to the number.
  */
 export function makeHandler(deps: OtpVerifyDeps) {
   const { maxAttempts, verificationTtlSeconds, resendSeconds } = deps.settings;
@@ -122,10 +122,6 @@ export function makeHandler(deps: OtpVerifyDeps) {
       throw refused();
     }
     count('OtpVerified');
-    if (await deps.applications.isRegistered(phone)) {
-      logger.info('OTP verified for a registered number', { phone: maskPhone(phone) });
-      throw new AppError('ALREADY_REGISTERED');
-    }
     const { token, expiresAt } = await signVerification(
       keys.verificationSigningKey,
       phone,
@@ -133,6 +129,12 @@ export function makeHandler(deps: OtpVerifyDeps) {
       verificationTtlSeconds,
       randomUUID(),
     );
+    if (await deps.applications.isRegistered(phone)) {
+      logger.info('OTP verified for a registered number', { phone: maskPhone(phone) });
+      // The verification goes with the refusal: "Get my card" needs the number proved; a
+      // submit with it is refused as already registered all the same.
+      throw new AppError('ALREADY_REGISTERED', { verificationToken: token, expiresAt: expiresAt.toISOString() });
+    }
     logger.info('OTP verified', { phone: maskPhone(phone) });
     const body: OtpVerifyResponse = { verificationToken: token, expiresAt: expiresAt.toISOString() };
     return json(200, body);

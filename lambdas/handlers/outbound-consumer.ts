@@ -22,6 +22,7 @@ import {
   throttleDelaySeconds,
 } from '../adapters/outbound-queue';
 import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
+import { cardKeysOf } from '../lib/card-keys';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
 import { envInt, parseEnv, tableName } from '../lib/env';
@@ -359,6 +360,7 @@ export const handler = wiredOnFirstCall(() => {
       sms: runtime.sms,
       notices: makeDecisionNoticeStore(runtime.db, tableName('deliveries')),
       recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
+      cardKeys: async () => cardKeysOf(await runtime.secrets.cardKey()),
     },
     whatsappTier: { limit: runtime.env.WHATSAPP_TIER_UNIQUE_PER_24H, recipients: runtime.recipients() },
     deliveries: { recordAccepted: (ref, meta, now) => runtime.deliveries().recordAccepted(ref, meta, now) },

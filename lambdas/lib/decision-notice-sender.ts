@@ -6,7 +6,10 @@ import type { DecisionNoticeStore } from '../adapters/decision-notices';
 import type { DeliveryStore } from '../adapters/deliveries';
 import type { Decision, DecisionMessage } from '../adapters/outbound-queue';
 import { STATUS_CHANGED_AT } from '../adapters/review';
-import { SmsError, type SmsGateway } from '../adapters/sms';
+import { CARD_SERIAL } from '../adapters/member-cards';
+import { DLT_VARIABLE, SmsError, type SmsGateway } from '../adapters/sms';
+import type { CardKeys } from './card-keys';
+import { SMS_CARD_PAGE_PREFIX } from '../../rules/member-card';
 import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import type { OtpChannelMode, SmsTemplates, WhatsappDecisionTemplates } from './env';
@@ -44,6 +47,8 @@ export interface DecisionDeps {
   readonly notices: DecisionNoticeStore;
   /** The unique WhatsApp recipients of the last 24 hours (the messaging tier's count). */
   readonly recipients?: Pick<WhatsAppRecipients, 'record'>;
+  /** The card keys (issue 20): an approval's notice carries the member's card link. */
+  readonly cardKeys?: () => Promise<Pick<CardKeys, 'linkOf'>>;
 }
 
 export type PutBackReason = 'quiet-period' | 'claim-in-progress';
@@ -90,11 +95,28 @@ const decisionApplicationSchema = v.object({
   updated_at: v.optional(v.string()),
   language: v.optional(v.picklist(['en', 'ta'])),
   consent: v.optional(notArray(v.object({ language: v.optional(v.picklist(['en', 'ta'])) }))),
+  [CARD_SERIAL]: v.optional(v.string()),
 });
 type DecisionApplication = v.InferOutput<typeof decisionApplicationSchema>;
 
 /** A DLT variable holds at most 30 characters; the templates' variable is the applicant's name. */
 const shortName = (name: string) => name.trim().slice(0, 30).trim() || 'Applicant';
+
+/**
+ * The template's variables in order: the serial and the MAC after the card page's path
+ * (rules/member-card.ts SMS_CARD_PAGE_PREFIX: the URL is the registered template's own,
+ * as DLT requires, docs/MESSAGING.md), the name elsewhere. A variable holds at most 30
+ * characters, so the serial and the MAC are two: `…/card?#{#var#}.{#var#}`.
+ */
+export function smsVariables(text: string, name: string, link: string | undefined): string[] {
+  const [serial = '', mac = ''] = link?.split('.') ?? [];
+  const before = text.split(DLT_VARIABLE).slice(0, -1);
+  return before.map((part, i) => {
+    if (part.endsWith(SMS_CARD_PAGE_PREFIX)) return serial;
+    if (part === '.' && before[i - 1]?.endsWith(SMS_CARD_PAGE_PREFIX)) return mac;
+    return name;
+  });
+}
 
 /** What one decision message came to (kept in the idempotency record: no personal data). */
 export type DecisionResult =
@@ -123,11 +145,22 @@ export interface DecisionSharedDeps {
   readonly clock: () => Date;
 }
 
+/**
+ * An approval's card link (`<serial>.<mac>`), derived again from the serial at every try:
+ * a retried notice carries the same link. Never logged.
+ */
+async function cardLinkOf(decisions: DecisionDeps, application: DecisionApplication, decision: Decision) {
+  const serial = application[CARD_SERIAL];
+  if (decision !== 'approved' || !serial || !decisions.cardKeys) return undefined;
+  return (await decisions.cardKeys()).linkOf(serial);
+}
+
 /** Sends the notice of a decision message for the application `item` (read consistently). */
 export function makeDecisionNoticeSender(decisions: DecisionDeps, shared: DecisionSharedDeps) {
   const sendBy = async (channel: OtpChannel, application: DecisionApplication, decision: Decision): Promise<string> => {
     const language = application.language ?? application.consent?.language ?? 'en';
     const name = shortName(application.name);
+    const link = await cardLinkOf(decisions, application, decision);
     await shared.pace(channel);
     if (channel === 'whatsapp') {
       const template = decisions.settings.whatsappTemplates![decision];
@@ -136,13 +169,13 @@ export function makeDecisionNoticeSender(decisions: DecisionDeps, shared: Decisi
         template.name,
         template.languages[language],
         [name],
+        link,
       );
     }
     const pair = decisions.settings.smsTemplates![decision]!;
     // Tamil where a Tamil template is registered, else English.
     const template = (language === 'ta' ? pair.ta : undefined) ?? pair.en;
-    const variables = template.text.includes('{#var#}') ? [name] : [];
-    return (await decisions.sms()).send(application.phone_number, template, variables);
+    return (await decisions.sms()).send(application.phone_number, template, smsVariables(template.text, name, link));
   };
 
   /** By the stage's channels in order: the next only when the one before refused for a reason other than its rate. */

@@ -6,6 +6,7 @@ import { CounterDelta, countedCell, dayKey, sameCell } from '../../rules/report-
 import {
   activeGenerations,
   MAX_TERMS_PER_UPDATE,
+  termsWeight,
   MAX_TRANSACTION_ITEMS,
   type RollupState,
   SEQUENCE_WIDTH,
@@ -106,7 +107,7 @@ export function chunkPlans(plans: readonly Plan[]): Plan[][] {
     for (const [key, counters] of plan.delta.days) {
       const seen = days.get(key);
       if (!seen) newDays += 1;
-      const terms = new Set([...(seen ?? []), ...counters.keys()]).size;
+      const terms = termsWeight(new Set([...(seen ?? []), ...counters.keys()]));
       if (terms > MAX_TERMS_PER_UPDATE) return false;
     }
     // States + day rows + the totals.

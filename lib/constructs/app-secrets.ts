@@ -22,7 +22,7 @@ export const providerSecretKeys = [
 ] as const;
 
 /** The generated keys, each a secret of its own (`{"value": "..."}`): one grant each. */
-const generatedKeySecrets = ['otpHashKey', 'signingKey'] as const;
+const generatedKeySecrets = ['otpHashKey', 'signingKey', 'cardKey'] as const;
 export type GeneratedKeySecret = (typeof generatedKeySecrets)[number];
 
 /**
@@ -69,6 +69,8 @@ export class AppSecrets extends Construct {
     const purposes: Record<GeneratedKeySecret, string> = {
       otpHashKey: 'HMAC key of stored codes, rate-limit address keys and recipient counts',
       signingKey: 'Signing key of verifications and delivery handles',
+      cardKey:
+        "Member cards' key: the QR's Ed25519 key and the card link's HMAC key are derived from it; previous: the one before a rotation, still published",
     };
     this.keySecrets = Object.fromEntries(
       generatedKeySecrets.map((key) => [
@@ -76,7 +78,8 @@ export class AppSecrets extends Construct {
         new secretsmanager.Secret(this, `${key[0]!.toUpperCase()}${key.slice(1)}Secret`, {
           description: `${purposes[key]} ${stage}. Generated.`,
           generateSecretString: {
-            secretStringTemplate: JSON.stringify({}),
+            // The card key keeps the one it replaced during a rotation (docs/RUNBOOK.md).
+            secretStringTemplate: JSON.stringify(key === 'cardKey' ? { previous: '' } : {}),
             generateStringKey: 'value',
             passwordLength: 64,
             excludePunctuation: true,

@@ -137,11 +137,11 @@ describe('the A4 poster', () => {
         // Shaping, measured in the poster's own face: a conjunct and a two-part vowel sign
         // are not the sum of their letters drawn apart (unshaped text would be).
         const context = document.createElement('canvas').getContext('2d')!;
-        context.font = '700 40px "Campaign Poster Noto Sans Tamil"';
+        context.font = '700 40px "Canvas Noto Sans Tamil"';
         const width = (s: string) => context.measureText(s).width;
         return {
           pdf: btoa(binary),
-          fontReady: document.fonts.check('700 40px "Campaign Poster Noto Sans Tamil"', 'தமிழ்'),
+          fontReady: document.fonts.check('700 40px "Canvas Noto Sans Tamil"', 'தமிழ்'),
           ksha: { together: width('க்ஷ'), apart: width('க்') + width('ஷ') },
           ko: { together: width('கொ'), apart: width('க') + width('ொ') },
           qr: { size: matrix.size, data: [...matrix.data] },

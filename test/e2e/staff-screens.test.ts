@@ -285,6 +285,19 @@ describe('Tamil names in the English staff area', () => {
     const name = page.locator('.row-name', { hasText: tamilName });
     await name.waitFor();
     const expectTamilFont = async (element: Locator, what: string) => {
+      // The face is fetched once Tamil text is laid out (font-display: swap): until it
+      // arrives, a loaded machine draws the fallback. Measured once the page's fonts
+      // settle and the webfont draws the element, within 10 s; never, and it fails.
+      await page.evaluate(() => document.fonts.ready);
+      await expect
+        .poll(
+          async () => (await platformFonts(page, element)).some((f) => f.familyName.startsWith('Noto Sans Tamil')),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(true)
+        .catch(() => undefined);
       const fonts = await platformFonts(page, element);
       // Every Tamil glyph from the webfont: none left to a system font (boxes here).
       const tamil = fonts.find((f) => f.familyName.startsWith('Noto Sans Tamil'));

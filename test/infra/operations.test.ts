@@ -204,6 +204,9 @@ describe('per-route API throttles', () => {
       .map(([key]) => key);
     expect(metered.sort()).toEqual([
       'POST /api/applications',
+      'POST /api/card',
+      'POST /api/card/mine',
+      'POST /api/card/status',
       'POST /api/otp/request',
       'POST /api/otp/status',
       'POST /api/otp/verify',
@@ -354,6 +357,9 @@ describe('alarms', () => {
     const flow = publicFlowRoutes(routes);
     expect(flow.map(routeKey).sort()).toEqual([
       'POST /api/applications',
+      'POST /api/card',
+      'POST /api/card/mine',
+      'POST /api/card/status',
       'POST /api/otp/request',
       'POST /api/otp/status',
       'POST /api/otp/verify',

@@ -435,6 +435,18 @@ describe('secrets', () => {
     }
   });
 
+  it('generates the member card key (issue 20) with an empty previous key, to be kept through a rotation', () => {
+    const [id, secret] = ofType(data, 'AWS::SecretsManager::Secret').find(([sid]) =>
+      sid.startsWith('SecretsCardKeySecret'),
+    )!;
+    expect(secret.Properties.GenerateSecretString, id).toMatchObject({
+      SecretStringTemplate: JSON.stringify({ previous: '' }),
+      GenerateStringKey: 'value',
+      PasswordLength: 64,
+    });
+    expect(secret.DeletionPolicy, id).toBe(ofType(data, 'AWS::SecretsManager::Secret')[0]![1].DeletionPolicy);
+  });
+
   it('creates the provider secret with the keys the operator fills', () => {
     const [, provider] = ofType(data, 'AWS::SecretsManager::Secret').find(([id]) => id.includes('ProviderSecret'))!;
     const generated = provider.Properties.GenerateSecretString as {
@@ -454,6 +466,7 @@ describe('secrets', () => {
       provider: 'ProviderSecret',
       otpHashKey: 'OtpHashKeySecret',
       signingKey: 'SigningKeySecret',
+      cardKey: 'CardKeySecret',
       origin: 'OriginSecret',
     }[name];
     return ofType(data, 'AWS::SecretsManager::Secret').find(([id]) => id.startsWith(`Secrets${prefix}`))![0];
@@ -464,7 +477,7 @@ describe('secrets', () => {
       .flatMap((d) => d.Statement as Json[])
       .filter((st) => JSON.stringify(st.Action).includes('secretsmanager:GetSecretValue'))
       .map((st) => importsIn(st.Resource));
-    const names = (['provider', 'otpHashKey', 'signingKey', 'origin'] as const).filter((name) =>
+    const names = (['provider', 'otpHashKey', 'signingKey', 'cardKey', 'origin'] as const).filter((name) =>
       ids.some((statement) => statement.length === 1 && statement[0] === secretIdOf(name)),
     );
     // One statement per secret: no grant covers two.
@@ -485,7 +498,11 @@ describe('secrets', () => {
         ]);
     }
     // The pairs the issue names: the outbound consumer never reads the signing key, otp-verify never the WhatsApp token.
-    expect(secretsReadBy(functionByHandler('outbound-consumer')[1]).sort()).toEqual(['otpHashKey', 'provider']);
+    expect(secretsReadBy(functionByHandler('outbound-consumer')[1]).sort()).toEqual([
+      'cardKey',
+      'otpHashKey',
+      'provider',
+    ]);
     expect(secretsReadBy(functionByHandler('otp-verify')[1]).sort()).toEqual(['origin', 'otpHashKey', 'signingKey']);
     expect(secretsReadBy(functionByHandler('applications-list')[1])).toEqual(['origin']);
   });
@@ -499,6 +516,10 @@ describe('secrets', () => {
     for (const [handler, items] of [
       ['health', ['HEALTH']],
       ['otp-verify', ['PHONE#*']],
+      // The member card's routes (issue 20): a serial's guard and its application, or a number's.
+      ['card-view', ['CARD#*', 'APP#*']],
+      ['card-status', ['CARD#*', 'APP#*']],
+      ['card-mine', ['PHONE#*', 'APP#*']],
     ] as const) {
       const statements = statementsOn(handler);
       expect(statements, handler).toHaveLength(1);
@@ -509,6 +530,8 @@ describe('secrets', () => {
     }
     // The code request does not look at applications at all (nobody learns from it who applied).
     expect(statementsOn('otp-request')).toEqual([]);
+    // The card's public keys read no table at all.
+    expect(statementsOn('card-keys')).toEqual([]);
   });
 
   it('keeps the webhook credentials out of every environment: the webhook function gets the provider secret ARN only', () => {

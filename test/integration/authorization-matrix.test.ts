@@ -36,6 +36,12 @@ const requests: Record<string, { path: string; body?: unknown; ok: number; scope
     scopedOk: 404,
   },
   'DELETE /api/admin/applications/{id}': { path: '/api/admin/applications/matrix-none', ok: 404 },
+  // The member's card (issue 20): an id that names nothing has no card to revoke.
+  'POST /api/admin/applications/{id}/card': {
+    path: '/api/admin/applications/matrix-none/card',
+    body: { action: 'revoke' },
+    ok: 404,
+  },
   'POST /api/admin/exports': { path: '/api/admin/exports', body: { filters: { status: 'approved' } }, ok: 201 },
   'POST /api/admin/exports/{id}/complete': { path: `/api/admin/exports/${randomUUID()}/complete`, body: {}, ok: 404 },
   'GET /api/admin/stats': { path: '/api/admin/stats', ok: 200 },

@@ -128,7 +128,7 @@ describe('bulk approval', () => {
     const started = Date.now();
     const { status, body } = await setStatus(ids, 'approved');
     expect(status).toBe(200);
-    expect(body).toEqual({ changed: ids, unchanged: [], notFound: [] });
+    expect(body).toEqual({ changed: ids, unchanged: [], notFound: [], notDone: [] });
 
     // The 30 refusals come first; as soon as one send gets through, the next 5 meet WhatsApp's throughput limit.
     await waitFor(() => noticesTo(phones).length > 0, 20_000);
@@ -142,6 +142,18 @@ describe('bulk approval', () => {
     // In the applicant's language.
     const tamil = new Set(phones.slice(50));
     for (const m of sent) expect(m.language).toBe(tamil.has(m.to) ? 'ta' : 'en');
+    // Each carries its member's own card link in the URL button (issue 20), and it opens the card.
+    const links = sent.map((m) => m.buttonParameter ?? '');
+    expect(new Set(links).size).toBe(100);
+    for (const m of sent) {
+      expect(m.buttonParameter).toMatch(/^[a-z2-9]{16}\.[\w-]{22}$/);
+      expect(m.buttonUrl).toBe(`${stack.apiUrl}/card#${m.buttonParameter}`);
+    }
+    for (const link of links.slice(0, 3)) {
+      const card = await fetch(`${stack.apiUrl}/api/card`, { method: 'POST', body: JSON.stringify({ link }) });
+      expect(card.status).toBe(200);
+      expect(await card.json()).toMatchObject({ name: 'Kavya Raman', district: 'madurai' });
+    }
     expect(stack.outbound.deadLetters().filter((d) => ids.some((id) => d.body.includes(id)))).toEqual([]);
     // Each throttled send went back to the queue as a copy and its original was reported
     // processed (the http500 failures were retried, processed only once): 100 + 5.
@@ -154,7 +166,7 @@ describe('bulk approval', () => {
     expect(ids).toHaveLength(100);
     const { status, body } = await setStatus(ids, 'approved');
     expect(status).toBe(200);
-    expect(body).toEqual({ changed: [], unchanged: ids, notFound: [] });
+    expect(body).toEqual({ changed: [], unchanged: ids, notFound: [], notDone: [] });
     // The status did not change: nothing queued at all.
     expect(queueIdle()).toBe(true);
 
@@ -292,7 +304,7 @@ describe('switches and faults', () => {
     });
     const response = await invoke(handler as never, [id], 'approved');
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(String(response.body))).toEqual({ changed: [id], unchanged: [], notFound: [] });
+    expect(JSON.parse(String(response.body))).toEqual({ changed: [id], unchanged: [], notFound: [], notDone: [] });
     expect((await api(`/api/admin/applications/${id}`)).body).toMatchObject({
       application: { application_status: 'approved' },
     });

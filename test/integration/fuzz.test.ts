@@ -27,7 +27,10 @@ const mobile = fc.oneof(
   fc.stringMatching(/^\d{0,14}$/),
 );
 const nearValid = {
-  '/api/otp/request': fc.record({ mobile, captchaToken: fc.oneof(fc.string(), fc.constant('dev-fail'), fc.integer()) }, { requiredKeys: [] }),
+  '/api/otp/request': fc.record(
+    { mobile, captchaToken: fc.oneof(fc.string(), fc.constant('dev-fail'), fc.integer()) },
+    { requiredKeys: [] },
+  ),
   '/api/otp/status': fc.record(
     { mobile, handle: fc.oneof(fc.base64String({ maxLength: 200 }), fc.string(), fc.integer(), fc.constant(null)) },
     { requiredKeys: [] },
@@ -79,12 +82,38 @@ const nearValid = {
       termsVersion: fc.string(),
       application: fc.oneof(
         fc.anything(),
-        fc.record(Object.fromEntries(Object.keys(sampleApplication()).map((k) => [k, fc.anything()])), { requiredKeys: [] }),
+        fc.record(Object.fromEntries(Object.keys(sampleApplication()).map((k) => [k, fc.anything()])), {
+          requiredKeys: [],
+        }),
         // Free text with controls, lone surrogates and bidi overrides among ordinary characters.
-        fc.record({
-          name: fc.string({ unit: 'binary', maxLength: 120 }),
-          motivation: fc.string({ unit: 'binary', maxLength: 200 }),
-        }).map((text) => ({ ...sampleApplication(), ...text })),
+        fc
+          .record({
+            name: fc.string({ unit: 'binary', maxLength: 120 }),
+            motivation: fc.string({ unit: 'binary', maxLength: 200 }),
+          })
+          .map((text) => ({ ...sampleApplication(), ...text })),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  // The member's card (issue 20): links and tokens well formed but not the stage's, and junk.
+  '/api/card': fc.record(
+    { link: fc.oneof(fc.string(), fc.stringMatching(/^[a-z2-9]{16}\.[\w-]{22}$/), fc.integer(), fc.constant(null)) },
+    { requiredKeys: [] },
+  ),
+  '/api/card/mine': fc.record(
+    { verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)) },
+    { requiredKeys: [] },
+  ),
+  '/api/card/status': fc.record(
+    {
+      token: fc.oneof(
+        fc.string(),
+        fc.stringMatching(/^[\w-]{40,200}\.[\w-]{86}$/),
+        fc
+          .jsonValue()
+          .map((claims) => `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${'A'.repeat(86)}`),
+        fc.integer(),
       ),
     },
     { requiredKeys: [] },

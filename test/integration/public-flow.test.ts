@@ -323,9 +323,20 @@ describe('submit', () => {
     const check = await verifyAsStranger(mobile, codeFor(mobile)!);
     expect(check).toEqual({
       status: 409,
-      body: { error: { code: 'ALREADY_REGISTERED', message: 'You have already registered with this phone number.' } },
+      body: {
+        error: {
+          code: 'ALREADY_REGISTERED',
+          message: 'You have already registered with this phone number.',
+          // The number was proved: its verification comes along for "Get my card" (issue 20).
+          verificationToken: expect.any(String) as unknown,
+          expiresAt: expect.any(String) as unknown,
+        },
+      },
     });
-    // The code is spent all the same: no token, now or later.
+    // A submit with it is refused all the same.
+    const proved = (check.body as unknown as { error: { verificationToken: string } }).error.verificationToken;
+    expect((await post(api, '/api/applications', submitBody(proved))).status).toBe(409);
+    // The code is spent: it gives nothing a second time.
     expect((await verifyAsStranger(mobile, codeFor(mobile)!)).body.error.code).toBe('OTP_INVALID');
   });
 

@@ -122,6 +122,7 @@ async function expectReportsMatch() {
     expect(report.byAge).toEqual(brute.byAge);
     expect(report.byGender).toEqual(brute.byGender);
     expect(report.byMember).toEqual(brute.byMember);
+    expect(report.members).toEqual(brute.members);
     expect(Object.fromEntries(report.byDistrict.map((d) => [d.district, d.count]))).toEqual(brute.byDistrict);
     const perDay = Object.fromEntries(report.series.filter((p) => p.total > 0).map((p) => [p.day, p.total]));
     expect(perDay).toEqual(Object.fromEntries([...brute.perDay].map(([day, p]) => [day, p.total])));

@@ -81,6 +81,7 @@ async function expectMatchesTable() {
     expect(report.byAge).toEqual(brute.byAge);
     expect(report.byGender).toEqual(brute.byGender);
     expect(report.byMember).toEqual(brute.byMember);
+    expect(report.members).toEqual(brute.members);
     expect(Object.fromEntries(report.byDistrict.map((d) => [d.district, d.count]))).toEqual(brute.byDistrict);
   }
 }

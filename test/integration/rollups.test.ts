@@ -146,6 +146,7 @@ function expectSameFigures(api: ReportSummary, brute: ReturnType<typeof bruteFor
   expect(Object.fromEntries(api.byDistrict.map((d) => [d.district, d.count])), label).toEqual(brute.byDistrict);
   expect(api.byGender, label).toEqual(brute.byGender);
   expect(api.byMember, label).toEqual(brute.byMember);
+  expect(api.members, label).toEqual(brute.members);
   expect(api.byAge, label).toEqual(brute.byAge);
   expect(api.topDistricts, label).toEqual(brute.topDistricts);
   // Every day of the range, zeros included; open ends reach at least the data's first and last day.

@@ -16,7 +16,13 @@ import { signIn } from '../support/tokens';
 let stack: LocalStack;
 let adminToken: string;
 let viewerToken: string;
-const db = () => makeDocumentClient({ STAGE: 'test', APP_MODE: 'local', AWS_REGION: 'ap-south-1', DYNAMODB_ENDPOINT: stack.dynamoDbEndpoint });
+const db = () =>
+  makeDocumentClient({
+    STAGE: 'test',
+    APP_MODE: 'local',
+    AWS_REGION: 'ap-south-1',
+    DYNAMODB_ENDPOINT: stack.dynamoDbEndpoint,
+  });
 
 const districts = ['Chennai', 'Madurai', 'Salem'];
 const statuses = ['pending', 'under_review', 'approved', 'rejected'] as const;
@@ -36,7 +42,10 @@ const data = Array.from({ length: 60 }, (_, i) => ({
 
 async function* rows(): AsyncGenerator<CsvRow> {
   for (const [i, row] of data.entries()) {
-    yield { line: i + 2, record: { ...row, is_already_member: 'false', want_to_volunteer: '', want_to_join_and_volunteer: '' } };
+    yield {
+      line: i + 2,
+      record: { ...row, is_already_member: 'false', want_to_volunteer: '', want_to_join_and_volunteer: '' },
+    };
   }
 }
 
@@ -55,7 +64,11 @@ beforeAll(async () => {
     region: 'ap-south-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  await ensureStaffUser({ endpoint: stack.cognitoEndpoint, client: cognitoClient, stop: async () => undefined }, stack.pool, viewer);
+  await ensureStaffUser(
+    { endpoint: stack.cognitoEndpoint, client: cognitoClient, stop: async () => undefined },
+    stack.pool,
+    viewer,
+  );
   cognitoClient.destroy();
   viewerToken = await signIn(stack.cognitoEndpoint, stack.pool.clientId, viewer);
 }, 90_000);
@@ -96,7 +109,10 @@ async function listAll(
 }
 
 const expected = (keep: (row: (typeof data)[number]) => boolean) =>
-  data.filter(keep).sort((a, b) => b.submitted_at.localeCompare(a.submitted_at)).map((r) => r.id);
+  data
+    .filter(keep)
+    .sort((a, b) => b.submitted_at.localeCompare(a.submitted_at))
+    .map((r) => r.id);
 
 describe('dashboard listing', () => {
   it.each([
@@ -108,16 +124,32 @@ describe('dashboard listing', () => {
       { status: 'pending', district: 'Chennai' },
       (r: (typeof data)[number]) => r.application_status === 'pending' && r.revenue_district === 'Chennai',
     ],
-    ['IST day range', { from: '2026-11-15', to: '2026-11-17' }, (r: (typeof data)[number]) => {
-      const d = istDay(new Date(r.submitted_at));
-      return d >= '2026-11-15' && d <= '2026-11-17';
-    }],
-    ['single IST day', { from: '2026-11-18', to: '2026-11-18' }, (r: (typeof data)[number]) => istDay(new Date(r.submitted_at)) === '2026-11-18'],
+    [
+      'IST day range',
+      { from: '2026-11-15', to: '2026-11-17' },
+      (r: (typeof data)[number]) => {
+        const d = istDay(new Date(r.submitted_at));
+        return d >= '2026-11-15' && d <= '2026-11-17';
+      },
+    ],
+    [
+      'single IST day',
+      { from: '2026-11-18', to: '2026-11-18' },
+      (r: (typeof data)[number]) => istDay(new Date(r.submitted_at)) === '2026-11-18',
+    ],
     // Issue 18's rules: the start of a word of the name, the end of a number, a whole email.
     ['search by a name prefix, any case', { q: 'MEE' }, (r: (typeof data)[number]) => r.name.startsWith('Meena ')],
     ['search by the end of a number', { q: '00035' }, (r: (typeof data)[number]) => r.phone_number.endsWith('00035')],
-    ['search by a whole number', { q: '+91 97100 00035' }, (r: (typeof data)[number]) => r.phone_number === '919710000035'],
-    ['search by a whole email, any case', { q: 'PERSON1@example.ORG' }, (r: (typeof data)[number]) => r.email === 'person1@Example.org'],
+    [
+      'search by a whole number',
+      { q: '+91 97100 00035' },
+      (r: (typeof data)[number]) => r.phone_number === '919710000035',
+    ],
+    [
+      'search by a whole email, any case',
+      { q: 'PERSON1@example.ORG' },
+      (r: (typeof data)[number]) => r.email === 'person1@Example.org',
+    ],
     [
       'search within filters',
       { q: 'kumar', district: 'Chennai' },
@@ -136,7 +168,8 @@ describe('dashboard listing', () => {
   it('shows no internal keys', async () => {
     const { body } = await search({ pageSize: 10 });
     const first = (body as unknown as ListResponse).items[0] as Record<string, unknown>;
-    for (const key of ['pk', 'list_pk', 'submitted_sort', 'district_status', 'search_text']) expect(first).not.toHaveProperty(key);
+    for (const key of ['pk', 'list_pk', 'submitted_sort', 'district_status', 'search_text'])
+      expect(first).not.toHaveProperty(key);
   });
 
   it.each([
@@ -155,7 +188,9 @@ describe('dashboard listing', () => {
   ])('refuses %j with a field error', async (request, field) => {
     const { status, body } = await search(request);
     expect(status).toBe(400);
-    expect(body).toMatchObject({ error: { code: 'VALIDATION_FAILED', fields: { [field]: expect.any(String) as unknown } } });
+    expect(body).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', fields: { [field]: expect.any(String) as unknown } },
+    });
   });
 });
 
@@ -172,11 +207,13 @@ describe('review workflow', () => {
       body: JSON.stringify({ ids: [...ids, 'staff-missing'], status: 'rejected', note: 'Incomplete details' }),
     });
     expect(status).toBe(200);
-    expect(body).toEqual({ changed: ids, unchanged: [], notFound: ['staff-missing'] });
+    expect(body).toEqual({ changed: ids, unchanged: [], notFound: ['staff-missing'], notDone: [] });
     const detail = await api('/api/admin/applications/staff-1');
     expect(detail.body).toMatchObject({
       application: { id: 'staff-1', application_status: 'rejected' },
-      audit: [{ action: 'status', by: 'admin@example.com', from: 'under_review', to: 'rejected', note: 'Incomplete details' }],
+      audit: [
+        { action: 'status', by: 'admin@example.com', from: 'under_review', to: 'rejected', note: 'Incomplete details' },
+      ],
     });
     await stack.applicationsStream.drain(30_000);
     const { rows } = await listAll({ status: 'rejected', district: 'Madurai' });
@@ -191,10 +228,12 @@ describe('review workflow', () => {
       body: JSON.stringify({ ids: ['staff-9', 'staff-10'], status: 'under_review', note: 'Looked again' }),
     });
     expect(status).toBe(200);
-    expect(body).toEqual({ changed: ['staff-10'], unchanged: ['staff-9'], notFound: [] });
+    expect(body).toEqual({ changed: ['staff-10'], unchanged: ['staff-9'], notFound: [], notDone: [] });
     const after = await api('/api/admin/applications/staff-9');
     expect(after.body).toMatchObject({ application: { application_status: 'under_review' }, audit: [] });
-    expect((after.body.application as ApplicationRow).updated_at).toBe((before.body.application as ApplicationRow).updated_at);
+    expect((after.body.application as ApplicationRow).updated_at).toBe(
+      (before.body.application as ApplicationRow).updated_at,
+    );
     expect((await api('/api/admin/applications/staff-10')).body).toMatchObject({
       audit: [{ action: 'status', from: 'approved', to: 'under_review', note: 'Looked again' }],
     });
@@ -208,44 +247,77 @@ describe('review workflow', () => {
       body: JSON.stringify({ ids: ['staff-2'], status: 'approved' }),
     });
     expect(refused.status).toBe(403);
-    expect((await api('/api/admin/applications/staff-2')).body).toMatchObject({ application: { application_status: 'approved' } });
+    expect((await api('/api/admin/applications/staff-2')).body).toMatchObject({
+      application: { application_status: 'approved' },
+    });
   });
 
   it('erases an application and its number guard, keeping only who erased which id and when', async () => {
-    await api('/api/admin/applications/status', { method: 'POST', body: JSON.stringify({ ids: ['staff-3'], status: 'approved', note: 'x' }) });
+    await api('/api/admin/applications/status', {
+      method: 'POST',
+      body: JSON.stringify({ ids: ['staff-3'], status: 'approved', note: 'x' }),
+    });
     expect((await api('/api/admin/applications/staff-3', { method: 'DELETE', token: viewerToken })).status).toBe(403);
     expect((await api('/api/admin/applications/staff-3', { method: 'DELETE' })).status).toBe(200);
     expect((await api('/api/admin/applications/staff-3')).status).toBe(404);
     expect((await api('/api/admin/applications/staff-3', { method: 'DELETE' })).status).toBe(404);
 
     const client = db();
-    const guard = await client.send(new GetCommand({ TableName: stack.tableNames.applications, Key: { pk: `PHONE#${data[3]!.phone_number}` } }));
+    const guard = await client.send(
+      new GetCommand({ TableName: stack.tableNames.applications, Key: { pk: `PHONE#${data[3]!.phone_number}` } }),
+    );
     expect(guard.Item).toBeUndefined();
     const trail = await client.send(
-      new QueryCommand({ TableName: stack.tableNames.audit, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'APP#staff-3' } }),
+      new QueryCommand({
+        TableName: stack.tableNames.audit,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': 'APP#staff-3' },
+      }),
     );
     expect(trail.Items).toEqual([]);
     const erasures = await client.send(
-      new QueryCommand({ TableName: stack.tableNames.audit, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'ERASURES' } }),
+      new QueryCommand({
+        TableName: stack.tableNames.audit,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': 'ERASURES' },
+      }),
     );
-    expect(erasures.Items?.map((i) => ({ id: i.application_id as unknown, by: i.by as unknown }))).toEqual([{ id: 'staff-3', by: 'admin@example.com' }]);
+    expect(erasures.Items?.map((i) => ({ id: i.application_id as unknown, by: i.by as unknown }))).toEqual([
+      { id: 'staff-3', by: 'admin@example.com' },
+    ]);
   });
 });
 
 describe('export audit', () => {
   it('records who exported which filters, and the rows the server served for it', async () => {
     const filters = { status: 'pending' };
-    const start = await api('/api/admin/exports', { method: 'POST', token: viewerToken, body: JSON.stringify({ filters }) });
+    const start = await api('/api/admin/exports', {
+      method: 'POST',
+      token: viewerToken,
+      body: JSON.stringify({ filters }),
+    });
     expect(start.status).toBe(201);
     const { exportId, total } = start.body as { exportId: string; total: number };
     expect(total).toBe(data.filter((r) => r.application_status === 'pending').length);
     const { rows } = await listAll(filters, 1000, { exportId, token: viewerToken });
     expect(rows).toHaveLength(total);
     // The browser's count is not believed: the entry holds what the server served.
-    const completed = await api(`/api/admin/exports/${exportId}/complete`, { method: 'POST', token: viewerToken, body: JSON.stringify({ rows: 99_999 }) });
+    const completed = await api(`/api/admin/exports/${exportId}/complete`, {
+      method: 'POST',
+      token: viewerToken,
+      body: JSON.stringify({ rows: 99_999 }),
+    });
     expect(completed).toEqual({ status: 200, body: { exportId, rows: total } });
     const client = db();
-    const entry = await client.send(new GetCommand({ TableName: stack.tableNames.audit, Key: { pk: 'EXPORTS', sk: exportId } }));
-    expect(entry.Item).toMatchObject({ by: 'viewer@example.org', by_sub: expect.any(String) as unknown, screen: 'dashboard', filters, rows: total });
+    const entry = await client.send(
+      new GetCommand({ TableName: stack.tableNames.audit, Key: { pk: 'EXPORTS', sk: exportId } }),
+    );
+    expect(entry.Item).toMatchObject({
+      by: 'viewer@example.org',
+      by_sub: expect.any(String) as unknown,
+      screen: 'dashboard',
+      filters,
+      rows: total,
+    });
   });
 });

@@ -133,6 +133,7 @@ function expectSameFigures(api: ReportSummary, brute: BruteReport, label: string
   expect(Object.fromEntries(api.byDistrict.map((d) => [d.district, d.count])), label).toEqual(brute.byDistrict);
   expect(api.byGender, label).toEqual(brute.byGender);
   expect(api.byMember, label).toEqual(brute.byMember);
+  expect(api.members, label).toEqual(brute.members);
   expect(api.byAge, label).toEqual(brute.byAge);
   expect(api.topDistricts, label).toEqual(brute.topDistricts);
   for (const point of api.series) {

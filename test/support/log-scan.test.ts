@@ -81,6 +81,24 @@ describe('log scan', () => {
     expect(findLeaksInLines([ordinary], known, { patterns: true })).toEqual([]);
   });
 
+  it('with patterns, finds a member card link and a card QR token (issue 20), wherever they stand', () => {
+    const link = 'abcdefghjkmnpq23.Qk9ndXNfbWFjX3ZhbHVlXz';
+    const token = `eyJ2IjoxLCJrIjoiYWJjZGVmZ2giLCJzIjoi.${'A'.repeat(86)}`;
+    const lines = [
+      line({ url: `https://example.org/card#${link}` }),
+      line({ body: `Your membership card: https://example.org/card?#${link} - Students' Wing` }),
+      line({ qr: `https://example.org/v#${token}` }),
+    ];
+    expect(findLeaksInLines(lines, known)).toEqual([]);
+    expect(findLeaksInLines(lines, known, { patterns: true })).toEqual([
+      { what: 'card link', line: 1 },
+      { what: 'card token', line: 3 },
+    ]);
+    // A referral code, a request id and a host name are no card link.
+    const ordinary = line({ code: 'abcdefgh', requestId: 'abcdefghjkmnpq23', host: 'abcdefghjkmnpq23.example.org' });
+    expect(findLeaksInLines([ordinary], known, { patterns: true })).toEqual([]);
+  });
+
   it('reads a number in any of the forms a person types it', () => {
     expect(['9876543210', '919876543210', '+91 98765 43210', '+91-9876543210'].map(tenDigits)).toEqual(
       Array(4).fill('9876543210'),

@@ -13,13 +13,21 @@ export interface Secrets {
 }
 
 export interface ScanOptions {
-  /** Flag every full mobile number and every JWT-shaped string too. */
+  /** Flag every full mobile number, every JWT-shaped string and every card link or card token too. */
   readonly patterns?: boolean;
 }
 
 const MIN_SECRET_LENGTH = 8;
 const JWT = /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/;
 const MOBILE = /^(?:91)?[6-9]\d{9}$/;
+/**
+ * A member card's link, `<serial>.<mac>` (rules/member-card.ts: 16 characters of the codes'
+ * alphabet, a dot, 22 of base64url), wherever it stands (`/card#…`, `/card?#…`, a JSON field):
+ * whoever holds it opens the card.
+ */
+const CARD_LINK = /(?<![\w-])[a-hjkmnp-z2-9]{16}\.[\w-]{22}(?![\w-])/;
+/** A card's QR token: base64url of `{"v":1,…` claims, a dot, a 64-byte signature (86 characters). */
+const CARD_TOKEN = /eyJ2Ijox[\w-]{16,}\.[\w-]{86}/;
 /** A full number standing alone: a digit run inside a UUID segment (`-7456382270de`) is not one. */
 const MOBILE_IN_TEXT = /(?<![\dA-Za-z])(?:91)?[6-9]\d{9}(?![\dA-Za-z])/;
 
@@ -71,6 +79,8 @@ export function findLeaksInLines(
     }
     for (const { what, value } of strings) if (line.includes(value)) note(what, index);
     if (options.patterns && JWT.test(line)) note('JWT', index);
+    if (options.patterns && CARD_LINK.test(line)) note('card link', index);
+    if (options.patterns && CARD_TOKEN.test(line)) note('card token', index);
   });
   return [...found].map(([what, line]) => ({ what, line }));
 }

@@ -20,6 +20,8 @@ export interface BruteReport {
   byGender: Record<string, number>;
   byMember: Record<string, number>;
   byAge: Record<string, number>;
+  /** Approved applications with a member number (issue 20). */
+  members: number;
   /** Per IST day with data: total and per status. */
   perDay: Map<string, { total: number; byStatus: Record<string, number> }>;
   topDistricts: { district: string; count: number }[];
@@ -66,6 +68,7 @@ export function bruteForceReport(
     byGender: { Male: 0, Female: 0, Unknown: 0 },
     byMember: { Yes: 0, No: 0 },
     byAge: { '<18': 0, '18-24': 0, '25-34': 0, '35-44': 0, '45-54': 0, '55+': 0, Unknown: 0 },
+    members: 0,
     perDay: new Map(),
     topDistricts: [],
   };
@@ -83,6 +86,7 @@ export function bruteForceReport(
     report.byGender[item.gender === 'Male' || item.gender === 'Female' ? item.gender : 'Unknown']! += 1;
     report.byMember[item.is_already_member === true ? 'Yes' : 'No']! += 1;
     report.byAge[bucketOf(item.date_of_birth, today)]! += 1;
+    if (status === 'approved' && typeof item.member_number === 'string') report.members += 1;
     const day = istDayOf(at);
     const point = report.perDay.get(day) ?? { total: 0, byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])) };
     point.total += 1;

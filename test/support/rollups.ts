@@ -133,6 +133,7 @@ export function applicationItem(fields: {
   is_already_member?: boolean;
   name?: string;
   phone_number?: string;
+  member_number?: string;
 }): Record<string, unknown> {
   const { id, submitted_at, application_status, revenue_district } = fields;
   return {
@@ -194,11 +195,18 @@ export function generateApplications(
             : dobKind < 0.08
               ? `${random.pick([1992, 1996, 2000, 2004, 2008])}-02-29`
               : birthDateFor(today, age, -random.int(0, 364));
+    const application_status: Status = random.chance(0.55) ? 'pending' : random.pick(STATUSES);
     items.push(
       applicationItem({
         id: `${idPrefix}${pad(i, 7)}`,
         submitted_at: new Date(at).toISOString(),
-        application_status: random.chance(0.55) ? 'pending' : random.pick(STATUSES),
+        application_status,
+        // Most approved ones have a member number (issue 20); some approved have none (imported
+        // as approved), and a few others keep one (approved, then moved away). No random draw:
+        // the sets stay what they were for a seed.
+        ...(((application_status === 'approved' && i % 7 !== 3) || i % 19 === 0) && {
+          member_number: `TNSW-2026-${pad(i + 1, 6)}`,
+        }),
         revenue_district: random.chance(0.03) ? undefined : random.pick(DISTRICTS),
         gender: random.chance(0.05) ? undefined : random.pick(['Male', 'Female']),
         date_of_birth,
@@ -220,12 +228,7 @@ export async function inParallel<T>(values: readonly T[], concurrency: number, w
 }
 
 /** BatchWrite in parallel (DynamoDB Local takes several thousand puts a second this way). */
-export async function putAll(
-  db: Db,
-  table: string,
-  items: readonly Record<string, unknown>[],
-  concurrency = 8,
-) {
+export async function putAll(db: Db, table: string, items: readonly Record<string, unknown>[], concurrency = 8) {
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   await inParallel(batches, concurrency, async (batch) => {
@@ -239,22 +242,30 @@ export async function putAll(
   });
 }
 
+/** The member number a test approval gives: unique per application id. */
+const memberNumberOf = (item: Record<string, unknown>) =>
+  `TNSW-2026-${String(item.id)
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toUpperCase()}`;
+
 /** A staff status change, as the dashboard makes it (status and the district-status key). */
-export async function changeStatus(
-  db: Db,
-  table: string,
-  item: Record<string, unknown>,
-  status: Status,
-) {
+export async function changeStatus(db: Db, table: string, item: Record<string, unknown>, status: Status) {
   const district = typeof item.revenue_district === 'string' ? item.revenue_district : 'Unknown';
   await db.send(
     new UpdateCommand({
       TableName: table,
       Key: { pk: item.pk },
-      UpdateExpression: 'SET application_status = :s, district_status = :ds, updated_at = :u',
-      ExpressionAttributeValues: { ':s': status, ':ds': `${district}#${status}`, ':u': new Date().toISOString() },
+      // An approval numbers an application that has none yet, as the review's does (issue 20).
+      UpdateExpression: `SET application_status = :s, district_status = :ds, updated_at = :u${status === 'approved' ? ', member_number = if_not_exists(member_number, :mn)' : ''}`,
+      ExpressionAttributeValues: {
+        ':s': status,
+        ':ds': `${district}#${status}`,
+        ':u': new Date().toISOString(),
+        ...(status === 'approved' && { ':mn': memberNumberOf(item) }),
+      },
     }),
   );
+  if (status === 'approved') item.member_number ??= memberNumberOf(item);
   item.application_status = status;
   item.district_status = `${district}#${status}`;
 }

@@ -13,6 +13,18 @@ export const paths = {
     path: '/privacy',
     getHref: () => '/privacy',
   },
+  /** The member's card (issue 20): the link's secret follows `#` (rules/member-card.ts). */
+  // Written out, not imported from rules/member-card.ts: that module's schemas would
+  // join the first view (paths.test.ts holds the two equal).
+  card: {
+    path: '/card',
+    getHref: (link: string) => `/card#${link}`,
+  },
+  /** A card's verification page, opened from its QR code: the signed token follows `#`. */
+  verify: {
+    path: '/v',
+    getHref: (token: string) => `/v#${token}`,
+  },
   admin: {
     path: '/admin',
     getHref: () => '/admin',

@@ -10,8 +10,20 @@ import { RootErrorBoundary, RootFallback, RootLayout } from './routes/root-layou
 
 // The terms and the privacy policy are read by few: their page is a chunk of its own.
 const LegalRoute = lazy(async () => ({ default: (await import('./routes/legal')).LegalRoute }));
+// The member's card (its QR code, its PNG and PDFs) and a card's verification (Ed25519):
+// chunks of their own, opened from a link, never part of the first view.
+const CardRoute = lazy(async () => ({ default: (await import('./routes/card')).CardRoute }));
+const VerifyRoute = lazy(async () => ({ default: (await import('./routes/verify')).VerifyRoute }));
 
-// The public page has one screen (its terms and privacy policy, and a "not found"), so it needs no router: the router
+function lazyPage(pathname: string) {
+  if (pathname === paths.terms.path || pathname === paths.privacy.path)
+    return <LegalRoute name={pathname === paths.terms.path ? 'terms' : 'privacy'} />;
+  if (pathname === paths.card.path) return <CardRoute />;
+  if (pathname === paths.verify.path) return <VerifyRoute />;
+  return undefined;
+}
+
+// The public page has one screen (its terms and privacy policy, the card pages, and a "not found"), so it needs no router: the router
 // is the staff area's (admin-app.tsx), and its code stays out of what a visitor loads.
 export function PublicApp({ config, i18n, pathname }: { config: RuntimeConfig; i18n: I18n; pathname: string }) {
   return (
@@ -21,10 +33,8 @@ export function PublicApp({ config, i18n, pathname }: { config: RuntimeConfig; i
           <RootLayout>
             {pathname === paths.home.path ? (
               <LandingRoute />
-            ) : pathname === paths.terms.path || pathname === paths.privacy.path ? (
-              <Suspense fallback={<RootFallback />}>
-                <LegalRoute name={pathname === paths.terms.path ? 'terms' : 'privacy'} />
-              </Suspense>
+            ) : lazyPage(pathname) ? (
+              <Suspense fallback={<RootFallback />}>{lazyPage(pathname)}</Suspense>
             ) : (
               <NotFoundRoute />
             )}

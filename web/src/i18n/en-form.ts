@@ -91,6 +91,10 @@ export const enForm = {
     INVALID_CODE: 'Enter the 6-digit OTP.',
     INVALID: 'Please check this field.',
   },
+  myCard: {
+    get: 'Get my card',
+    getting: 'Opening your card…',
+  },
   confirmation: {
     slogan: 'Together, we shape the future!',
     thanks: 'Thank you for joining! Our team will be in touch with you soon.',

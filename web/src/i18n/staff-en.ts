@@ -1,3 +1,4 @@
+import { staffCardEn } from './staff-card-en';
 import type { Strings } from './strings';
 
 // English strings of the staff area (namespace `staff`). They load with the /admin
@@ -144,6 +145,7 @@ export const staffEn = {
     district: 'District',
     status: 'Status',
     submitted: 'Submitted',
+    memberNumber: 'Member number',
     details: 'Details',
     showDetails: 'Details',
     detailsOf: 'Details of {{name}}',
@@ -174,12 +176,14 @@ export const staffEn = {
     notGiven: 'Not given',
     updated: 'Last updated',
     id: 'Application id',
+    memberNumber: 'Member number',
     referrals: 'Referral link',
     referralCounts: 'Brought {{brought}} applications, {{approved}} of them approved',
     loading: 'Loading the audit trail…',
     loadFailed: 'The details could not be loaded.',
     gone: 'This application no longer exists.',
   },
+  card: staffCardEn,
   audit: {
     heading: 'Audit trail',
     empty: 'No changes yet.',
@@ -223,6 +227,10 @@ export const staffEn = {
     unchanged_other: '{{count}} applications already had that status: nothing changed.',
     notFound_one: '{{count}} application no longer exists.',
     notFound_other: '{{count}} applications no longer exist.',
+    notDone_one:
+      '{{count}} application could not be changed yet (others are changing it): it is still selected, apply again.',
+    notDone_other:
+      '{{count}} applications could not be changed yet (others are changing them): they are still selected, apply again.',
     chooseFirst: 'Choose the new status first.',
   },
   erase: {
@@ -267,6 +275,7 @@ export const staffEn = {
     topCampaigns: 'Top campaigns',
     referrals: 'Referrals',
     referralsApproved: '{{n}} approved',
+    members: 'Members',
     topReferrers: 'Top recruiters',
     brought: 'Brought',
     memberColumn: 'Member',

@@ -1,3 +1,4 @@
+import { staffCardTa } from './staff-card-ta';
 import type { StaffMessages } from './staff-en';
 
 // Tamil strings of the staff area. Typed: a missing or extra key is a compile error.
@@ -144,6 +145,7 @@ export const staffTa: StaffMessages = {
     district: 'மாவட்டம்',
     status: 'நிலை',
     submitted: 'சமர்ப்பித்த நேரம்',
+    memberNumber: 'உறுப்பினர் எண்',
     details: 'விவரங்கள்',
     showDetails: 'விவரங்கள்',
     detailsOf: '{{name}} அவர்களின் விவரங்கள்',
@@ -174,12 +176,14 @@ export const staffTa: StaffMessages = {
     notGiven: 'குறிப்பிடப்படவில்லை',
     updated: 'கடைசியாகப் புதுப்பித்தது',
     id: 'விண்ணப்ப அடையாள எண்',
+    memberNumber: 'உறுப்பினர் எண்',
     referrals: 'பரிந்துரை இணைப்பு',
     referralCounts: 'இந்த இணைப்பு மூலம் {{brought}} விண்ணப்பங்கள்; அவற்றில் {{approved}} ஏற்கப்பட்டவை',
     loading: 'தணிக்கைப் பதிவு ஏற்றப்படுகிறது…',
     loadFailed: 'விவரங்களை ஏற்ற இயலவில்லை.',
     gone: 'இந்த விண்ணப்பம் இப்போது இல்லை.',
   },
+  card: staffCardTa,
   audit: {
     heading: 'தணிக்கைப் பதிவு',
     empty: 'இதுவரை மாற்றங்கள் எதுவும் இல்லை.',
@@ -229,6 +233,10 @@ export const staffTa: StaffMessages = {
     unchanged_other: '{{count}} விண்ணப்பங்கள் ஏற்கெனவே அந்த நிலையில் உள்ளன: எதுவும் மாற்றப்படவில்லை.',
     notFound_one: '{{count}} விண்ணப்பம் இப்போது இல்லை.',
     notFound_other: '{{count}} விண்ணப்பங்கள் இப்போது இல்லை.',
+    notDone_one:
+      '{{count}} விண்ணப்பத்தை இன்னும் மாற்ற இயலவில்லை (மற்றவர்கள் அதை மாற்றுகிறார்கள்): அது தேர்விலேயே உள்ளது, மீண்டும் பயன்படுத்தவும்.',
+    notDone_other:
+      '{{count}} விண்ணப்பங்களை இன்னும் மாற்ற இயலவில்லை (மற்றவர்கள் அவற்றை மாற்றுகிறார்கள்): அவை தேர்விலேயே உள்ளன, மீண்டும் பயன்படுத்தவும்.',
     chooseFirst: 'முதலில் புதிய நிலையைத் தேர்ந்தெடுக்கவும்.',
   },
   erase: {
@@ -273,6 +281,7 @@ export const staffTa: StaffMessages = {
     topCampaigns: 'அதிக விண்ணப்பங்கள் வந்த பரப்புரைகள்',
     referrals: 'பரிந்துரைகள்',
     referralsApproved: '{{n}} ஏற்கப்பட்டவை',
+    members: 'உறுப்பினர்கள்',
     topReferrers: 'அதிக உறுப்பினர்களைச் சேர்த்தவர்கள்',
     brought: 'வந்த விண்ணப்பங்கள்',
     memberColumn: 'உறுப்பினர்',

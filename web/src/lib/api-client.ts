@@ -6,6 +6,9 @@ export interface ApiErrorDetails {
   readonly attemptsLeft?: number;
   /** The stage has SMS: the visitor may get the code that way. */
   readonly smsAvailable?: boolean;
+  /** ALREADY_REGISTERED from the code check: the verification, for "Get my card". */
+  readonly verificationToken?: string;
+  readonly expiresAt?: string;
 }
 
 /** Any failed API call: `code` is a stable code of rules/errors.ts (or one the server added since). */

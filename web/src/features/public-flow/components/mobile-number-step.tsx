@@ -163,6 +163,7 @@ export function MobileNumberStep({
         )}
         {shownFailure && <FailureMessage failure={shownFailure} />}
       </div>
+      <p className="field-hint card-hint">{t('step1.cardHint')}</p>
       <CaptchaNotice />
     </form>
   );

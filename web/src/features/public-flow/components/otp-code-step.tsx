@@ -15,7 +15,7 @@ interface OtpCodeStepProps {
   readonly autoFocus: boolean;
   readonly onVerified: (verification: Verification) => void;
   /** The right code, from a number that has applied already: no verification, the message instead of the form. */
-  readonly onRegistered: () => void;
+  readonly onRegistered: (verification?: Verification) => void;
   /** A new code went (a resend, a switch to SMS), or the wait for one changed. */
   readonly onResent: (otp: OtpSnapshot) => void;
   readonly onChangeNumber: () => void;

@@ -29,6 +29,7 @@ const loadConfirmation = () => import('./confirmation');
 const OtpCodeStep = lazy(async () => ({ default: (await loadCodeStep()).OtpCodeStep }));
 const ApplicationFormStep = lazy(async () => ({ default: (await loadFormStep()).ApplicationFormStep }));
 const Confirmation = lazy(async () => ({ default: (await loadConfirmation()).Confirmation }));
+const GetMyCard = lazy(async () => ({ default: (await import('./get-my-card')).GetMyCard }));
 
 /** Nothing typed, nothing verified: nothing worth keeping. */
 function isBlank(snapshot: FlowSnapshot): boolean {
@@ -106,7 +107,8 @@ export function PublicFlow() {
   };
 
   // Said only now, after the right code: the send answers the same for every number.
-  const onRegistered = () => go(registeredSnapshot);
+  // Its verification (when sent) is kept for "Get my card".
+  const onRegistered = (verification?: Verification) => go({ ...registeredSnapshot, verification });
 
   const onVerified = (verification: Verification) => {
     const { otp: _spent, ...rest } = snapshot;
@@ -133,6 +135,11 @@ export function PublicFlow() {
         <div className="card-body">
           <div className="step registered">
             <FailureMessage failure={{ code: 'ALREADY_REGISTERED' }} />
+            {snapshot.verification && formStrings && (
+              <Suspense fallback={loading}>
+                <GetMyCard verification={snapshot.verification} />
+              </Suspense>
+            )}
             <button type="button" className="button button-secondary" onClick={() => go(initialSnapshot)}>
               {t('step1.changeNumber')}
             </button>

@@ -1,5 +1,6 @@
 import { type RefObject, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
+import { ApiError } from '../../../lib/api-client';
 import { requestOtp } from '../api/request-otp';
 import { verifyOtp } from '../api/verify-otp';
 import { type Failure, failureOf } from '../components/failure-message';
@@ -30,7 +31,8 @@ export function useOtpActions({
   inputRef: RefObject<HTMLInputElement | null>;
   captcha: ReturnType<typeof useCaptcha>;
   onVerified: (verification: Verification) => void;
-  onRegistered: () => void;
+  /** With the number's verification when the server sent it (for "Get my card"). */
+  onRegistered: (verification?: Verification) => void;
   onResent: (otp: OtpSnapshot) => void;
 }) {
   const { i18n } = useTranslation();
@@ -56,7 +58,8 @@ export function useOtpActions({
       const next = failureOf(error);
       setBusy(null);
       if (next.code === 'ALREADY_REGISTERED') {
-        onRegistered();
+        const { verificationToken: token, expiresAt } = error instanceof ApiError ? error.details : {};
+        onRegistered(token && expiresAt ? { token, expiresAt, mobile, channel } : undefined);
         return;
       }
       if (isVoidReason(next.code)) {

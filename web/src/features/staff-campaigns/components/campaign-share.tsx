@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Campaign } from '../../../../../rules/campaigns';
 import { useTranslation } from '../../../i18n/use-translation';
 import { useQr } from '../hooks/use-qr';
-import { qrPng, saveFile } from '../utils/qr';
+import { qrPng, saveFile } from '../../../lib/qr';
 
 type Busy = 'idle' | 'poster' | 'posterFailed' | 'pngFailed';
 

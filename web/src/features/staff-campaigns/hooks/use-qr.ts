@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { type QrMatrix, qrMatrix, qrSvg } from '../utils/qr';
+import { type QrMatrix, qrMatrix, qrSvg } from '../../../lib/qr';
 
 export type Qr =
   | { readonly state: 'loading' }

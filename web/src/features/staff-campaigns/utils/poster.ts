@@ -1,24 +1,19 @@
-import latin400 from '@fontsource/noto-sans-tamil/files/noto-sans-tamil-latin-400-normal.woff2?url';
-import latin700 from '@fontsource/noto-sans-tamil/files/noto-sans-tamil-latin-700-normal.woff2?url';
-import tamil400 from '@fontsource/noto-sans-tamil/files/noto-sans-tamil-tamil-400-normal.woff2?url';
-import tamil700 from '@fontsource/noto-sans-tamil/files/noto-sans-tamil-tamil-700-normal.woff2?url';
+import { CANVAS_TAMIL_FAMILY, loadCanvasTamilFonts } from '../../../lib/tamil-canvas-font';
 import { onePagePdf } from './pdf-writer';
-import { darkRuns, QR_MARGIN, type QrMatrix } from './qr';
+import { darkRuns, QR_MARGIN, type QrMatrix } from '../../../lib/qr';
 
 // The printable A4 poster (issue 19), loaded only when one is asked for. Tamil needs
 // shaping (vowel signs before their consonant, conjuncts such as க்ஷ, ligatures): the
 // browser's own text engine does it when the lines are drawn on a canvas, in the
-// self-hosted Noto Sans Tamil; the canvas (300 dpi, grey) becomes the page's image and
+// self-hosted Noto Sans Tamil (lib/tamil-canvas-font.ts); the canvas (300 dpi, grey) becomes the page's image and
 // the QR code is drawn over it as vector rectangles, sharp at any print size.
 
 /** A4 in points. */
 export const A4 = { width: 595.28, height: 841.89 } as const;
 const DPI = 300;
 const SCALE = DPI / 72;
-const FAMILY = 'Campaign Poster Noto Sans Tamil';
+const FAMILY = CANVAS_TAMIL_FAMILY;
 const MARGIN = 40;
-const TAMIL_RANGE = 'U+0964-0965, U+0B82-0BFA, U+200C-200D, U+20B9, U+25CC';
-const LATIN_RANGE = 'U+0000-00FF, U+0131, U+0152-0153, U+2000-206F, U+20AC, U+2122, U+2212';
 
 export interface PosterLanguage {
   readonly wing: string;
@@ -35,29 +30,8 @@ export interface PosterParts {
   readonly en: PosterLanguage;
 }
 
-let fontsLoaded: Promise<void> | undefined;
-
-/** The poster's faces: Tamil and Latin subsets of Noto Sans Tamil, regular and bold, once. */
-export function loadPosterFonts(): Promise<void> {
-  fontsLoaded ??= Promise.all(
-    [
-      [tamil400, '400', TAMIL_RANGE],
-      [tamil700, '700', TAMIL_RANGE],
-      [latin400, '400', LATIN_RANGE],
-      [latin700, '700', LATIN_RANGE],
-    ].map(async ([url, weight, unicodeRange]) => {
-      const face = new FontFace(FAMILY, `url(${url})`, { weight, unicodeRange });
-      document.fonts.add(await face.load());
-    }),
-  ).then(
-    () => undefined,
-    (error: unknown) => {
-      fontsLoaded = undefined;
-      throw error;
-    },
-  );
-  return fontsLoaded;
-}
+/** The poster's faces (lib/tamil-canvas-font.ts). */
+export const loadPosterFonts = loadCanvasTamilFonts;
 
 interface Line {
   readonly text: string;

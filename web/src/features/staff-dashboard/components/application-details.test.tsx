@@ -119,3 +119,20 @@ describe('a status change to the status it already has', () => {
     expect(api.mock.calls.filter(([input]) => input === '/api/admin/applications/a1')).toHaveLength(1);
   });
 });
+
+describe('the member number (issue 20)', () => {
+  it.each([
+    ['en', 'Member number'],
+    ['ta', 'உறுப்பினர் எண்'],
+  ] as const)('shows it once the application has one, labelled (%s)', async (language, label) => {
+    renderDetails({ ...approvedByWhatsApp, application: { ...row, member_number: 'TNSW-2026-000123' } }, language);
+    const field = await screen.findByTestId('member-number');
+    expect(field.textContent).toBe(`${label}TNSW-2026-000123`);
+  });
+
+  it('shows no such field before the first approval', async () => {
+    renderDetails({ ...approvedByWhatsApp, application: { ...row, application_status: 'pending' } }, 'en');
+    await screen.findByText('No changes yet.');
+    expect(screen.queryByTestId('member-number')).toBeNull();
+  });
+});

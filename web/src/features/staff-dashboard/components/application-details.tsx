@@ -7,6 +7,7 @@ import { errorText } from '../../../i18n/error-text';
 import { useApplicationDetail } from '../hooks/use-application-detail';
 import { formatCount, formatDateTime, formatDay } from '../../../lib/staff-format';
 import { constituencyName } from '../utils/format';
+import { CardField } from './card-field';
 import { ReviewForm } from './review-form';
 import { StatusBadge } from './status-badge';
 import { useStaffSession } from '../../../lib/staff-session';
@@ -18,6 +19,8 @@ function AuditChange({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation('staff');
   if (entry.action === 'erase') return <>{t('audit.erase')}</>;
   if (entry.action === 'export') return <>{t('audit.export')}</>;
+  if (entry.action === 'card-revoke') return <>{t('card.auditRevoke')}</>;
+  if (entry.action === 'card-reissue') return <>{t('card.auditReissue')}</>;
   return (
     <span className="audit-change">
       {isStatus(entry.from) ? <StatusBadge status={entry.from} /> : (entry.from ?? '—')}
@@ -72,6 +75,19 @@ function ReferralField({ referrals }: { referrals: NonNullable<ApplicationDetail
   );
 }
 
+/** The member number, given on the first approval (issue 20). */
+function MemberNumberField({ memberNumber }: { memberNumber: string }) {
+  const { t } = useTranslation('staff');
+  return (
+    <div className="details-field details-field-wide" data-testid="member-number">
+      <dt>{t('details.memberNumber')}</dt>
+      <dd>
+        <code>{memberNumber}</code>
+      </dd>
+    </div>
+  );
+}
+
 /** The expandable details row: every field, the decision notices, the audit trail, and (admins) the review controls. */
 export function ApplicationDetails({
   row,
@@ -90,6 +106,7 @@ export function ApplicationDetails({
   const app = detail?.application.id === row.id ? detail.application : row;
   const notices = detail?.application.id === row.id ? detail.notices : [];
   const referrals = detail?.application.id === row.id ? detail.referrals : undefined;
+  const card = detail?.application.id === row.id ? detail.card : undefined;
 
   const notGiven = <span className="muted">{t('details.notGiven')}</span>;
   const text = (value: string | undefined): ReactNode => (value ? value : notGiven);
@@ -139,6 +156,8 @@ export function ApplicationDetails({
               </dd>
             </div>
           )}
+          {app.member_number && <MemberNumberField memberNumber={app.member_number} />}
+          {card && <CardField id={app.id} card={card} canChange={canErase} />}
           {referrals && <ReferralField referrals={referrals} />}
           <div className="details-field details-field-wide">
             <dt>{t('details.id')}</dt>

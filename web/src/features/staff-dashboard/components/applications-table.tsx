@@ -125,6 +125,13 @@ function Row({
           {/* Shown instead of the Phone column on narrow screens (staff.css). */}
           <span className="row-phone">{formatPhone(row.phone_number)}</span>
           {row.email && <Email email={row.email} />}
+          {/* Under the name, not a column of its own: the table keeps its width at every size. */}
+          {row.member_number && (
+            <span className="row-member">
+              <span className="visually-hidden">{t('table.memberNumber')}: </span>
+              {row.member_number}
+            </span>
+          )}
         </td>
         <td className="col-phone nowrap">{formatPhone(row.phone_number)}</td>
         <td>{districtName(row.revenue_district, language) ?? '—'}</td>
@@ -162,7 +169,7 @@ function Row({
 }
 
 /**
- * The page of applications: Name (with email), Phone, District, Status, Submitted
+ * The page of applications: Name (with email and member number), Phone, District, Status, Submitted
  * (IST), and a Details button that opens the row below it. Admins get a checkbox per
  * row for the bulk bar. Wide content scrolls inside the table's own box.
  */

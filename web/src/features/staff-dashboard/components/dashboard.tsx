@@ -59,12 +59,14 @@ export function Dashboard() {
     setExpansion({ queryKey: list.queryKey, ids: update(expanded, [rowId], !expanded.has(rowId)) });
 
   const onBulkDone = (result: StatusChangeResponse) => {
-    setSelection(null);
+    // Those the server had no time for stay selected, to apply again.
+    setSelection(result.notDone.length > 0 ? { queryKey: list.queryKey, ids: new Set(result.notDone) } : null);
     setNotice(
       [
         ...(result.changed.length > 0 ? [t('bulk.done', { count: result.changed.length })] : []),
         ...(result.unchanged.length > 0 ? [t('bulk.unchanged', { count: result.unchanged.length })] : []),
         ...(result.notFound.length > 0 ? [t('bulk.notFound', { count: result.notFound.length })] : []),
+        ...(result.notDone.length > 0 ? [t('bulk.notDone', { count: result.notDone.length })] : []),
       ].join(' '),
     );
   };

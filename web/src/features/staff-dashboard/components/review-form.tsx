@@ -26,6 +26,7 @@ export function ReviewForm({ row, onErase }: { row: ApplicationRow; onErase?: ()
     if ('failed' in result) return setOutcome({ ok: false, code: result.failed });
     // The same status again writes nothing (not even the note): the note stays for another try.
     if (result.notFound.includes(row.id)) return setOutcome({ ok: false, code: 'NOT_FOUND' });
+    if (result.notDone.includes(row.id)) return setOutcome({ ok: false, code: 'INTERNAL' });
     const changed = result.changed.includes(row.id);
     if (changed) review.setNote('');
     setOutcome({ ok: true, status, changed });

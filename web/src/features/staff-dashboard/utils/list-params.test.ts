@@ -13,7 +13,13 @@ const parse = (query: string, state?: unknown) => parseListParams(new URLSearchP
 describe('dashboard state in the address bar', () => {
   it('round-trips filters, rows per page, the page and its cursor; the search term through the history state only', () => {
     const params: ListParams = {
-      filters: { q: 'Kavya Raman 98765 43210', status: 'under_review', district: 'Madurai', from: '2026-11-01', to: '2026-11-20' },
+      filters: {
+        q: 'Kavya Raman 98765 43210',
+        status: 'under_review',
+        district: 'Madurai',
+        from: '2026-11-01',
+        to: '2026-11-20',
+      },
       pageSize: 50,
       page: 3,
       cursor: 'eyJwayI6IkFQUCMxIn0',

@@ -7,7 +7,10 @@ import { districtLabel, formatCount } from '../../../lib/staff-format';
 import { topCampaignData } from '../utils/chart-data';
 import { PairBarsChart } from './pair-bars-chart';
 
-/** The report's tiles: the total, each status, and (issue 19) the applications referred by members. */
+/**
+ * The report's tiles: the total, each status, (issue 19) the applications referred by
+ * members and (issue 20) the members: approved applications with a member number.
+ */
 export function ReportTiles({ data }: { data: ReportSummary }) {
   const { t } = useTranslation('staff');
   return (
@@ -32,6 +35,12 @@ export function ReportTiles({ data }: { data: ReportSummary }) {
           <span className="stat-note">
             {t('reports.referralsApproved', { n: formatCount(data.referrals.approved) })}
           </span>
+        </div>
+      )}
+      {data.members !== undefined && (
+        <div className="stat-card stat-members" data-testid="tile-members">
+          <span className="stat-label">{t('reports.members')}</span>
+          <span className="stat-value">{formatCount(data.members)}</span>
         </div>
       )}
     </section>

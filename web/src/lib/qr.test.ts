@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { campaignLink } from '../../../../../rules/campaigns';
+import { campaignLink } from '../../../rules/campaigns';
 import { darkRuns, QR_MARGIN, qrMatrix, qrSvg } from './qr';
 
 // The SVG the page shows and offers draws exactly the modules of the link's QR code,

@@ -1,6 +1,8 @@
-// A campaign link's QR code: one matrix (from the `qrcode` module, loaded only with the
-// Campaigns page), drawn as SVG for the screen and the download, as PNG through a
-// canvas, and as rectangles in the poster's PDF, so that all three are the same code.
+// A QR code: one matrix (from the `qrcode` module, loaded only with the screens that show
+// one: the Campaigns page, the member's card), drawn as SVG for the screen and the
+// download, as PNG through a canvas, as rectangles in the poster's PDF and on the card's
+// canvas, so that every copy is the same code. Shared in lib/ because features do not
+// import each other.
 
 export interface QrMatrix {
   /** Modules on a side (without the quiet zone). */
