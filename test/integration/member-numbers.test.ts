@@ -11,6 +11,7 @@ import { formatMemberNumber, parseMemberNumber } from '../../rules/member-number
 import type { ApplicationDetail, ListResponse, StatusChangeResponse } from '../../rules/staff-api';
 import { applicationItem, inParallel, putAll } from '../support/rollups';
 import { startScopeTier, type ScopeTier } from '../support/scope-tier';
+import { sendUntilDone } from '../support/status-change';
 import { testStaff } from '../support/staff';
 import { signIn } from '../support/tokens';
 
@@ -56,23 +57,8 @@ async function setStatus(ids: string[], status: string): Promise<StatusChangeRes
   return answer.body;
 }
 
-/**
- * Sets `status` on `ids` as an admin would: a request answers 200 whatever the load, with
- * the ids it had no time for as `notDone` (nothing written for them), which are sent again.
- */
-async function setAll(ids: string[], status = 'approved'): Promise<StatusChangeResponse> {
-  const total: StatusChangeResponse = { changed: [], unchanged: [], notFound: [], notDone: [] };
-  let left = ids;
-  for (let attempt = 1; left.length > 0; attempt++) {
-    expect(attempt, `still not done: ${left.length}`).toBeLessThanOrEqual(10);
-    const answer = await setStatus(left, status);
-    total.changed.push(...answer.changed);
-    total.unchanged.push(...answer.unchanged);
-    total.notFound.push(...answer.notFound);
-    left = answer.notDone;
-  }
-  return total;
-}
+/** Sets `status` on `ids`, sending again the ids a request had no time for (`notDone`). */
+const setAll = (ids: string[], status = 'approved') => sendUntilDone((left) => setStatus(left, status), ids);
 
 /** Every application's member number, every guard and the counter, read consistently. */
 async function snapshot() {
