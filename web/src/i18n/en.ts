@@ -24,7 +24,6 @@ export const en = {
       "Join the Students' Wing. Verify your mobile number with a one-time code sent on WhatsApp, then fill in a short membership application.",
   },
   step1: {
-    cardHint: 'Already a member? Verify your number to get your membership card.',
     heading: 'Verify your mobile number',
     mobileLabel: 'Mobile number',
     mobileHint: '10 digits, without +91 or 0',

@@ -163,7 +163,6 @@ export function MobileNumberStep({
         )}
         {shownFailure && <FailureMessage failure={shownFailure} />}
       </div>
-      <p className="field-hint card-hint">{t('step1.cardHint')}</p>
       <CaptchaNotice />
     </form>
   );
