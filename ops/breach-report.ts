@@ -6,11 +6,10 @@
 // operator can read. No number, name or other personal data is printed.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { toCsv } from '../rules/csv';
 import { breachTables, countByDistrict, findBreachAffected, type BreachFindings } from './breach-scan';
-import { runCommand } from './cli';
+import { parseCommand, runCommand } from './cli';
 import { resolveTarget, targetDb } from './target';
 
 const usage = `Usage:
@@ -72,23 +71,19 @@ export function writeNotifyList(findings: BreachFindings, file: string): void {
 }
 
 export async function main(argv = process.argv.slice(2), out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const parsed = parseCommand(argsSchema, {
+    argv,
+    usage,
     options: {
       from: { type: 'string' },
       to: { type: 'string' },
       tables: { type: 'string' },
       out: { type: 'string' },
       stage: { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
-  const parsed = argsSchema.safeParse(values);
-  if (values.help || !parsed.success) {
-    process.stderr.write(`${parsed.success ? '' : `${z.prettifyError(parsed.error)}\n\n`}${usage}\n`);
-    return values.help ? 0 : 2;
-  }
-  const args = parsed.data;
+  if ('exit' in parsed) return parsed.exit;
+  const { args } = parsed;
   const target = await resolveTarget(args.stage);
   const findings = await findBreachAffected(targetDb(target), target.tableNames, args.tables ?? breachTables, args);
   const file = resolve(args.out ?? `breach-notify-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`);

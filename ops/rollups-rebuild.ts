@@ -3,12 +3,11 @@
 // against the running local stack or a deployed stage. The stream keeps running: the
 // rebuild writes a new generation and switches reports to it when complete
 // (lambdas/lib/rollups-rebuild.ts).
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { rollupsFenceSeconds } from '../contracts/rollups-fence';
 import { rebuildRollups, type RebuildResult, rebuildStore } from '../lambdas/lib/rollups-rebuild';
 import { resolveTarget, targetDb } from './target';
-import { runCommand } from './cli';
+import { parseCommand, runCommand } from './cli';
 
 const usage = `Usage:
   npm run rollups:rebuild [-- --stage NAME] [--force] [--keep-previous] [--segments N]
@@ -37,21 +36,17 @@ export function summary(result: RebuildResult, target: string): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const parsed = parseCommand(argsSchema, {
+    usage,
     options: {
       stage: { type: 'string' },
       force: { type: 'boolean' },
       'keep-previous': { type: 'boolean' },
       segments: { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
-  const parsed = argsSchema.safeParse(values);
-  if (values.help || !parsed.success) {
-    process.stderr.write(`${parsed.success ? '' : `${z.prettifyError(parsed.error)}\n\n`}${usage}\n`);
-    return values.help ? 0 : 2;
-  }
-  const args = parsed.data;
+  if ('exit' in parsed) return parsed.exit;
+  const { args } = parsed;
   const target = await resolveTarget(args.stage);
   const db = targetDb(target);
   const result = await rebuildRollups(

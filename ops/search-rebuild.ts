@@ -4,11 +4,10 @@
 // application it has indexed already is left alone, so running this again changes nothing.
 // Needed where applications were stored without the stream's consumer seeing them:
 // a stage whose data predates the index, or a table restored from a backup.
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { makeSearchIndex } from '../lambdas/adapters/search-index';
 import { rebuildSearchIndex } from '../lambdas/lib/search-rebuild';
-import { runCommand } from './cli';
+import { parseCommand, runCommand } from './cli';
 import { resolveTarget, targetDb } from './target';
 
 const usage = `Usage:
@@ -22,20 +21,17 @@ const argsSchema = z.object({
 });
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: { stage: { type: 'string' }, segments: { type: 'string' }, help: { type: 'boolean' } },
+  const parsed = parseCommand(argsSchema, {
+    usage,
+    options: { stage: { type: 'string' }, segments: { type: 'string' } },
   });
-  const parsed = argsSchema.safeParse(values);
-  if (values.help || !parsed.success) {
-    process.stderr.write(`${parsed.success ? '' : `${z.prettifyError(parsed.error)}\n\n`}${usage}\n`);
-    return values.help ? 0 : 2;
-  }
-  const target = await resolveTarget(parsed.data.stage);
+  if ('exit' in parsed) return parsed.exit;
+  const target = await resolveTarget(parsed.args.stage);
   const db = targetDb(target);
   const started = Date.now();
   const index = makeSearchIndex(db, target.tableNames.search);
   const result = await rebuildSearchIndex(db, target.tableNames.applications, index, {
-    segments: parsed.data.segments,
+    segments: parsed.args.segments,
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(

@@ -2,7 +2,6 @@
 // (also `list`, `set --email X --group G [--districts …]`, `disable --email X`, `enable --email X`,
 // `reset-mfa --email X`) against the running local stack, or a deployed stage with `--stage NAME`.
 // The work is lambdas/adapters/staff-directory.ts, the same module the staff area's Staff page calls.
-import { parseArgs } from 'node:util';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import * as v from 'valibot';
 import { z } from 'zod';
@@ -15,7 +14,7 @@ import {
 import { staffAssignmentSchema, staffInviteSchema } from '../rules/staff-admin';
 import { issuePath } from '../rules/schema';
 import { type StaffRole, staffRoles } from '../rules/staff-scope';
-import { runCommand } from './cli';
+import { parseCommand, runCommand } from './cli';
 import { clientOptions, resolveTarget, type Target } from './target';
 
 export { temporaryPassword } from '../lambdas/adapters/staff-directory';
@@ -188,26 +187,21 @@ async function run(args: Args, target: Target, client: CognitoIdentityProviderCl
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const parsed = parseCommand(argsSchema, {
+    usage,
+    positional: true,
     options: {
       email: { type: 'string' },
       group: { type: 'string' },
       districts: { type: 'string' },
       stage: { type: 'string' },
-      help: { type: 'boolean' },
     },
-    allowPositionals: true,
   });
-  const parsed = argsSchema.safeParse({ ...values, command: positionals[0] });
-  if (values.help || !parsed.success) {
-    const problem = parsed.success || values.help ? '' : `${z.prettifyError(parsed.error)}\n\n`;
-    process.stderr.write(`${problem}${usage}\n`);
-    return values.help ? 0 : 2;
-  }
-  const target = await resolveTarget(parsed.data.stage);
+  if ('exit' in parsed) return parsed.exit;
+  const target = await resolveTarget(parsed.args.stage);
   const client = new CognitoIdentityProviderClient(clientOptions(target, target.cognitoEndpoint));
   try {
-    return await run(parsed.data, target, client);
+    return await run(parsed.args, target, client);
   } finally {
     client.destroy();
   }
