@@ -60,7 +60,7 @@ export const REFERRAL_CODE = 'referral_code';
  * conditional), and the application keeps the code, so it never changes even if the
  * status moves away and back. Nothing when the application has one already.
  */
-function referralIssue(tables: ReviewTables, id: string, current: Record<string, unknown>, status: string, now: Date) {
+export function referralIssue(tables: ReviewTables, id: string, current: Record<string, unknown>, status: string, now: Date) {
   if (status !== 'approved' || !tables.campaigns || typeof current[REFERRAL_CODE] === 'string') return undefined;
   const code = randomCode(REFERRAL_CODE_LENGTH);
   return {
