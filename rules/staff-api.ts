@@ -77,8 +77,11 @@ export const auditEntrySchema = v.object({
   at: v.string(),
   /** The email at the time; the stable subject when the token carried none (an access token). */
   by: v.string(),
-  /** `card-revoke`, `card-reissue`: an admin's change to the member's card (issue 20). */
-  action: v.picklist(['status', 'erase', 'export', 'card-revoke', 'card-reissue']),
+  /**
+   * `card-revoke`, `card-reissue`: an admin's change to the member's card (issue 20);
+   * `membership-backfill`: `npm run members:backfill` gave an approved member what they lacked.
+   */
+  action: v.picklist(['status', 'erase', 'export', 'card-revoke', 'card-reissue', 'membership-backfill']),
   from: v.optional(v.string()),
   to: v.optional(v.string()),
   note: v.optional(v.string()),

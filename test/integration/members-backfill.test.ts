@@ -7,6 +7,7 @@ import { applicationKey } from '../../lambdas/adapters/application-items';
 import { cardGuardKey } from '../../lambdas/adapters/member-cards';
 import { memberGuardKey } from '../../lambdas/adapters/member-numbers';
 import { backfillOne } from '../../lambdas/adapters/membership-backfill';
+import { makeReviewStore } from '../../lambdas/adapters/review';
 import { referralCodeKey } from '../../lambdas/adapters/campaigns';
 import { GetCommand, QueryCommand } from '../../lambdas/lib/db';
 import { ensureTables, localDb, localDynamoClient, localTableNames } from '../../local/dynamodb';
@@ -115,14 +116,9 @@ describe('members:backfill', () => {
         ),
       ]);
       expect(guards.map((g) => String(g.Item?.application_id))).toEqual([0, 1, 2].map(() => String(item.id)));
-      const audit = await db.send(
-        new QueryCommand({
-          TableName: names.audit,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': applicationKey(String(item.id)) },
-        }),
-      );
-      expect(audit.Items?.filter((entry) => entry.action === 'membership-backfill')).toHaveLength(1);
+      // As the staff details row reads it (an action it did not know would fail the row).
+      const audit = await makeReviewStore(db, tables).auditOf(String(item.id));
+      expect(audit.filter((entry) => entry.action === 'membership-backfill')).toHaveLength(1);
     }
     // Neither the pending, the rejected nor the complete one changed.
     expect(await read('pending')).not.toHaveProperty('member_number');

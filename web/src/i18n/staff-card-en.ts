@@ -20,4 +20,5 @@ export const staffCardEn = {
   failed: 'Could not change the card.',
   auditRevoke: 'Card revoked',
   auditReissue: 'Card reissued',
+  auditBackfill: 'Member number and card issued',
 };

@@ -23,4 +23,5 @@ export const staffCardTa: Strings<typeof staffCardEn> = {
   failed: 'அட்டையை மாற்ற இயலவில்லை.',
   auditRevoke: 'அட்டை திரும்பப் பெறப்பட்டது',
   auditReissue: 'அட்டை மீண்டும் வழங்கப்பட்டது',
+  auditBackfill: 'உறுப்பினர் எண்ணும் அட்டையும் வழங்கப்பட்டன',
 };

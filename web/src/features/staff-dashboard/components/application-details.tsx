@@ -21,6 +21,7 @@ function AuditChange({ entry }: { entry: AuditEntry }) {
   if (entry.action === 'export') return <>{t('audit.export')}</>;
   if (entry.action === 'card-revoke') return <>{t('card.auditRevoke')}</>;
   if (entry.action === 'card-reissue') return <>{t('card.auditReissue')}</>;
+  if (entry.action === 'membership-backfill') return <>{t('card.auditBackfill')}</>;
   return (
     <span className="audit-change">
       {isStatus(entry.from) ? <StatusBadge status={entry.from} /> : (entry.from ?? '—')}
