@@ -106,7 +106,7 @@ describe('the A4 poster', () => {
         type: 'module',
         content:
           "import * as poster from '/src/features/staff-campaigns/utils/poster.ts';" +
-          "import * as qr from '/src/features/staff-campaigns/utils/qr.ts';" +
+          "import * as qr from '/src/lib/qr.ts';" +
           'window.posterModules = { poster, qr };',
       });
       await page.waitForFunction(() => 'posterModules' in window);
