@@ -199,6 +199,37 @@ export const routes: readonly RouteDefinition[] = [
     secrets: ['signingKey', 'cardKey'],
   },
   {
+    // "My application" (issue 21): the verification (read, not spent) names the number's
+    // application; answered whole, with its audit's status changes and its notices.
+    method: 'POST',
+    path: '/api/me',
+    handler: 'my-application',
+    access: 'public',
+    caller: 'visitor',
+    tables: [
+      { table: 'applications', access: 'read', items: ['PHONE#*', 'APP#*'] },
+      // Its status changes: a Query of its own trail's partition.
+      { table: 'audit', access: 'read', items: ['APP#*'], itemActions: ['dynamodb:Query'] },
+      { table: 'deliveries', access: 'read', items: ['NOTICE#*', 'MSG#*'] },
+    ],
+    secrets: ['signingKey', 'cardKey'],
+  },
+  {
+    // The applicant's withdrawal (issue 21): the staff erasure's writes, and its audit entry.
+    method: 'POST',
+    path: '/api/me/withdraw',
+    handler: 'my-withdraw',
+    access: 'public',
+    caller: 'visitor',
+    tables: [
+      // Read, then deleted: the application, its number's guard and its card's (no other write).
+      { table: 'applications', access: 'read', items: ['PHONE#*', 'APP#*', 'CARD#*'], itemActions: ['dynamodb:DeleteItem'] },
+      // The erasures' record: who (the applicant), which id, when.
+      { table: 'audit', access: 'write', items: ['ERASURES'] },
+    ],
+    secrets: ['signingKey', 'cardKey'],
+  },
+  {
     // The verification page's online check: `{ valid }` only.
     method: 'POST',
     path: '/api/card/status',

@@ -18,7 +18,15 @@ export interface TableGrant {
    * every application, and the approvals' referral codes (`REF#*` of campaigns).
    */
   readonly items?: readonly string[];
+  /**
+   * With `items`, what else those items allow: `dynamodb:Query` of their partitions (an
+   * application's audit trail, issue 21), `dynamodb:DeleteItem` of them (the applicant's
+   * own withdrawal erases their application, its number's guard and its card's).
+   */
+  readonly itemActions?: readonly ItemAction[];
 }
+
+export type ItemAction = 'dynamodb:Query' | 'dynamodb:DeleteItem';
 
 /**
  * The stage's secrets, each its own (lib/constructs/app-secrets.ts) so that a function is
@@ -155,10 +163,12 @@ export function handlerTableGrants(routes: readonly RouteDefinition[], handler: 
       }
       // Items stay limited only if every route limits them.
       const items = known.items && grant.items ? [...new Set([...known.items, ...grant.items])] : undefined;
+      const itemActions = [...new Set([...(known.itemActions ?? []), ...(grant.itemActions ?? [])])];
       merged.set(grant.table, {
         table: grant.table,
         access: mergeAccess(known.access, grant.access),
         ...(items && { items }),
+        ...(items && itemActions.length > 0 && { itemActions }),
       });
     }
   }
@@ -181,10 +191,10 @@ export function handlerNeeds(routes: readonly RouteDefinition[], handler: string
 
 /** The route table's grants, checked against the table definitions. */
 function routeTableGrants(route: RouteDefinition): TableGrant[] {
-  return route.tables.map(({ table, access, items }) => {
+  return route.tables.map(({ table, access, items, itemActions }) => {
     if (!isTableKey(table)) {
       throw new Error(`Route ${route.method} ${route.path} names unknown table "${table}"`);
     }
-    return { table, access, ...(items && { items }) };
+    return { table, access, ...(items && { items }), ...(items && itemActions && { itemActions }) };
   });
 }

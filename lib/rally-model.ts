@@ -98,6 +98,9 @@ export function rallyLimits(model: RallyModel = rallyModel) {
     'POST /api/card': cardLimit,
     'POST /api/card/mine': cardLimit,
     'POST /api/card/status': cardLimit,
+    // "My application" and its withdrawal (issue 21): after a code, as rare as "Get my card".
+    'POST /api/me': cardLimit,
+    'POST /api/me/withdraw': cardLimit,
   } as const satisfies Record<string, RouteLimit>;
   // HTTP APIs apply the stage's default throttle to each route on its own (not to their
   // sum): it must admit the busiest route; staff routes get it too.

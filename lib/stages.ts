@@ -412,7 +412,14 @@ function publicRouteThrottles(rates: {
  */
 function cardRouteThrottles(rate: number): Record<string, Throttle> {
   const limit = { rateLimit: rate, burstLimit: rate * 2 };
-  return { 'POST /api/card': limit, 'POST /api/card/mine': limit, 'POST /api/card/status': limit };
+  return {
+    'POST /api/card': limit,
+    'POST /api/card/mine': limit,
+    'POST /api/card/status': limit,
+    // "My application" and its withdrawal (issue 21): each after a code, like "Get my card".
+    'POST /api/me': limit,
+    'POST /api/me/withdraw': limit,
+  };
 }
 
 export const stageConfigs: Record<StageName, StageConfigInput> = {

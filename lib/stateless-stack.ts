@@ -157,11 +157,12 @@ export class StatelessStack extends Stack {
         config,
         logRemovalPolicy,
         timeout: spec.timeout,
-        tables: spec.tables.map(({ table, access, items }) => ({
+        tables: spec.tables.map(({ table, access, items, itemActions }) => ({
           table: props.tables[table],
           definition: tableDefinitions[table],
           access,
           ...(items && { items }),
+          ...(itemActions && { itemActions }),
         })),
         // One grant per secret, and only those the function reads.
         secrets: [...(spec.secrets ?? []), ...(spec.api ? ['origin' as const] : [])].map((name) => ({

@@ -37,6 +37,7 @@ export const errorMessages = {
   NOT_FOUND: 'Not found.',
   CARD_NOT_FOUND: 'This card link is not valid any more. Get your card again from the home page.',
   NOT_A_MEMBER: 'There is no membership card for this number yet. A card is made when your application is approved.',
+  NO_APPLICATION: 'There is no application for this number.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
   INTERNAL: 'Something went wrong. Please try again.',
 } as const;

@@ -125,7 +125,7 @@ export const listResponseSchema = v.object({
 export type ListResponse = v.InferOutput<typeof listResponseSchema>;
 
 /** A decision notice that went to the applicant, with what its provider last reported. */
-const decisionNoticeSchema = v.object({
+export const decisionNoticeSchema = v.object({
   decision: v.picklist(['approved', 'rejected']),
   channel: v.picklist(otpChannels),
   sentAt: v.string(),

@@ -39,6 +39,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   CARD_NOT_FOUND: 404,
   NOT_A_MEMBER: 404,
+  NO_APPLICATION: 404,
   ALREADY_REGISTERED: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,

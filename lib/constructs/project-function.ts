@@ -8,7 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { TableAccess } from '../functions';
+import type { ItemAction, TableAccess } from '../functions';
 import type { StageConfig } from '../stages';
 import type { TableDefinition } from '../../contracts/table-definitions';
 
@@ -22,6 +22,8 @@ export interface FunctionTableGrant {
   readonly access: TableAccess;
   /** GetItem (read) or PutItem (write) of these partition keys only (lib/functions.ts, TableGrant.items). */
   readonly items?: readonly string[];
+  /** With `items`: Query or DeleteItem of them too (lib/functions.ts, TableGrant.itemActions). */
+  readonly itemActions?: readonly ItemAction[];
 }
 
 interface FunctionSecretGrant {
@@ -147,14 +149,15 @@ export class ProjectFunction extends Construct {
    * The table itself through the usual grant, and its indexes by name: CDK's grants on a
    * table with indexes add `<table>/index/*`, a wildcard this function does not need.
    */
-  private grantTable({ table, definition, access, items }: FunctionTableGrant): void {
+  private grantTable({ table, definition, access, items, itemActions = [] }: FunctionTableGrant): void {
     if (items) {
       // GetItem (or PutItem) of the named items only: the function can neither list the
       // table nor touch another item.
       const actions = { read: ['dynamodb:GetItem'], write: ['dynamodb:PutItem'] };
+      const base = access === 'readwrite' ? [...actions.read, ...actions.write] : actions[access];
       this.role.addToPrincipalPolicy(
         new iam.PolicyStatement({
-          actions: access === 'readwrite' ? [...actions.read, ...actions.write] : actions[access],
+          actions: [...base, ...itemActions],
           resources: [table.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...items] } },
         }),

@@ -371,7 +371,7 @@ describe('functions', () => {
         expect(
           actions.some((a) => writeActions.includes(a)),
           `${id} writes ${grant.table}`,
-        ).toBe(grant.access !== 'read');
+        ).toBe(grant.access !== 'read' || ('itemActions' in grant && grant.itemActions?.includes('dynamodb:DeleteItem') === true));
         expect(actions.includes('dynamodb:GetItem'), `${id} reads ${grant.table}`).toBe(grant.access !== 'write');
       }
     }
@@ -528,6 +528,17 @@ describe('secrets', () => {
         'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': items },
       });
     }
+    // "My application" (issue 21) reads a number's guard and its application; the withdrawal
+    // deletes them and the card's guard, and writes nothing else there.
+    expect(statementsOn('my-application').map((s) => [s.Action, s.Condition])).toEqual([
+      ['dynamodb:GetItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PHONE#*', 'APP#*'] } }],
+    ]);
+    expect(statementsOn('my-withdraw').map((s) => [s.Action, s.Condition])).toEqual([
+      [
+        ['dynamodb:GetItem', 'dynamodb:DeleteItem'],
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PHONE#*', 'APP#*', 'CARD#*'] } },
+      ],
+    ]);
     // The code request does not look at applications at all (nobody learns from it who applied).
     expect(statementsOn('otp-request')).toEqual([]);
     // The card's public keys read no table at all.

@@ -105,6 +105,15 @@ const nearValid = {
     { verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)) },
     { requiredKeys: [] },
   ),
+  // "My application" and the withdrawal (issue 21): a forged or junk verification erases nothing.
+  '/api/me': fc.record(
+    { verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)) },
+    { requiredKeys: [] },
+  ),
+  '/api/me/withdraw': fc.record(
+    { verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)), extra: fc.jsonValue() },
+    { requiredKeys: [] },
+  ),
   '/api/card/status': fc.record(
     {
       token: fc.oneof(

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
+import { cardGuardKey } from '../../lambdas/adapters/member-cards';
+import { GetCommand, QueryCommand } from '../../lambdas/lib/db';
+import { localConfigSchema } from '../../local/config';
+import { localDb } from '../../local/dynamodb';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { TERMS_VERSION } from '../../rules/application-values';
+import type { MyApplication } from '../../rules/my-application';
+import { goodCaptcha, post, sampleApplication, submitBody, uniqueMobile } from '../support/public-flow';
+import { otpFor } from '../support/staff-data';
+import { signIn } from '../support/tokens';
+
+// Issue 21's "My application" and withdrawal on the whole local stack, through the real
+// handlers on DynamoDB Local: an applicant proves their number with a real code, sees
+// every field, their consent, their status history (no staff name) and the notices sent
+// to them, then withdraws: nothing of them is left in the applications table, the card
+// stops working, the webhook hears `deleted`, and the number can apply again.
+
+let stack: LocalStack;
+let admin = '';
+
+beforeAll(async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+  stack = await startLocalStack(
+    localConfigSchema.parse({
+      LOCAL_PERSISTENCE: 'memory',
+      LOCAL_WEB: 'false',
+      LOCAL_QUEUE_VISIBILITY_MS: '100',
+      LOCAL_DECISION_QUIET_SECONDS: '0',
+    }),
+  );
+  admin = await signIn(stack.cognitoEndpoint, stack.pool.clientId, stack.admin);
+}, 90_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** A real code for `mobile`, checked: the verification the public page holds afterwards. */
+async function verify(mobile: string): Promise<string> {
+  const sent = await post(stack.apiUrl, '/api/otp/request', { mobile, captchaToken: goodCaptcha });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  const verified = await post(stack.apiUrl, '/api/otp/verify', { mobile, code: await otpFor(stack.apiUrl, mobile) });
+  // A registered number's code check answers ALREADY_REGISTERED with the verification.
+  const error = verified.body.error as { verificationToken?: string } | undefined;
+  const token: unknown = verified.body.verificationToken ?? error?.verificationToken;
+  if (typeof token !== 'string') throw new Error(`no verification: ${JSON.stringify(verified.body)}`);
+  return token;
+}
+
+async function apply(mobile: string, overrides: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
+  const token = await verify(mobile);
+  const submitted = await post(stack.apiUrl, '/api/applications', { ...submitBody(token, overrides), language: 'ta' });
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+  return { id: String(submitted.body.id), token };
+}
+
+async function staff(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+const me = (verificationToken: string) => post(stack.apiUrl, '/api/me', { verificationToken });
+const withdraw = (verificationToken: string) => post(stack.apiUrl, '/api/me/withdraw', { verificationToken });
+const db = () => localDb(stack.dynamoDbEndpoint);
+const itemOf = async (pk: string) =>
+  (await db().send(new GetCommand({ TableName: stack.tableNames.applications, Key: { pk } }))).Item;
+
+describe('my application', () => {
+  const state: { mobile: string; id: string; token: string; link?: string } = { mobile: '', id: '', token: '' };
+
+  it('shows the applicant every field, the consent and the history after a code; nothing without one', async () => {
+    state.mobile = uniqueMobile();
+    Object.assign(state, await apply(state.mobile));
+    // A new code for a registered number: the page after "already registered".
+    const token = await verify(state.mobile);
+    const answer = await me(token);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const mine = answer.body as unknown as MyApplication;
+    const { accept_terms: _accepted, ...fields } = sampleApplication();
+    expect(mine.application).toMatchObject({
+      ...fields,
+      id: state.id,
+      phone_number: `91${state.mobile}`,
+      application_status: 'pending',
+    });
+    expect(mine.consent).toMatchObject({ termsVersion: TERMS_VERSION, language: 'ta' });
+    expect(mine.history.map((step) => step.status)).toEqual(['pending']);
+    expect(mine.messages).toEqual([]);
+    expect(mine.cardLink).toBeUndefined();
+
+    expect((await me(`${token}x`)).status).toBe(401);
+    const stranger = await me(await verify(uniqueMobile()));
+    expect({ status: stranger.status, code: stranger.body.error?.code }).toEqual({ status: 404, code: 'NO_APPLICATION' });
+  });
+
+  it('shows the approval in the history without who made it, the notice sent, and the card link', async () => {
+    expect((await staff('POST', '/api/admin/applications/status', { ids: [state.id], status: 'approved' })).status).toBe(
+      200,
+    );
+    await expect
+      .poll(async () => ((await me(state.token)).body as unknown as MyApplication).messages.length, { timeout: 20_000 })
+      .toBe(1);
+    const answer = await me(state.token);
+    const mine = answer.body as unknown as MyApplication;
+    expect(mine.history.map((step) => step.status)).toEqual(['pending', 'approved']);
+    expect(mine.messages[0]).toMatchObject({ decision: 'approved' });
+    expect(mine.application.member_number).toMatch(/^TNSW-\d{4}-\d{6}$/);
+    const card = await post(stack.apiUrl, '/api/card/mine', { verificationToken: state.token });
+    expect(mine.cardLink).toBe(card.body.link);
+    state.link = mine.cardLink;
+    // The staff member who approved is named nowhere in the answer.
+    expect(JSON.stringify(answer.body)).not.toMatch(/admin|@example\.org/);
+  });
+
+  it('withdraws in one request: nothing of the application is left, the webhook hears it, the number may apply again', async () => {
+    const answer = await withdraw(state.token);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body).toEqual({ erased: state.id });
+    expect(await itemOf(applicationKey(state.id))).toBeUndefined();
+    expect(await itemOf(phoneGuardKey(`91${state.mobile}`))).toBeUndefined();
+    expect(await itemOf(cardGuardKey(String(state.link).split('.')[0] ?? ''))).toBeUndefined();
+    expect((await post(stack.apiUrl, '/api/card', { link: state.link })).body.error?.code).toBe('CARD_NOT_FOUND');
+    expect((await staff('GET', `/api/admin/applications/${state.id}`)).status).toBe(404);
+    // The audit keeps that it was erased, when, and by the applicant: nothing else.
+    const erasures = await db().send(
+      new QueryCommand({
+        TableName: stack.tableNames.audit,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'ERASURES' },
+      }),
+    );
+    const entry = erasures.Items?.find((e) => e.application_id === state.id);
+    expect(entry).toMatchObject({ action: 'erase', by: 'applicant' });
+    await expect
+      .poll(
+        () =>
+          stack.sink
+            .deliveries()
+            .filter((d) => (d.body as { application_id?: string }).application_id === state.id)
+            .map((d) => d.body),
+        { timeout: 20_000 },
+      )
+      .toContainEqual({ event: 'deleted', application_id: state.id });
+
+    // A second tap finds nothing; the same number applies again.
+    expect((await withdraw(state.token)).body.error?.code).toBe('NO_APPLICATION');
+    const again = await apply(state.mobile, { name: 'Kavya R' });
+    expect(again.id).not.toBe(state.id);
+  });
+});
