@@ -74,8 +74,10 @@ beforeAll(async () => {
       pk: applicationKey('earlier'),
       sk: '2026-03-05T09:00:00.000Z#a',
       action: 'status',
+      from: 'pending',
       to: 'approved',
       at: '2026-03-05T09:00:00.000Z',
+      by: 'admin@example.org',
     },
   ]);
   const dataDir = join(dir, 'local');
