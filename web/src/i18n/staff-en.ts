@@ -1,4 +1,5 @@
 import { staffCardEn } from './staff-card-en';
+import { staffNoticesEn } from './staff-notices-en';
 import type { Strings } from './strings';
 
 // English strings of the staff area (namespace `staff`). They load with the /admin
@@ -191,14 +192,7 @@ export const staffEn = {
     erase: 'Erased',
     export: 'Exported',
   },
-  notices: {
-    heading: 'Decision notices',
-    line: 'Decision notice: {{decision}}, by {{channel}}, {{at}}, {{status}}',
-    decision: { approved: 'approved', rejected: 'rejected' },
-    channel: { whatsapp: 'WhatsApp', sms: 'SMS' },
-    status: { accepted: 'accepted', sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' },
-    failedWithCode: 'failed ({{code}})',
-  },
+  notices: staffNoticesEn,
   review: {
     heading: 'Change status',
     status: 'New status',

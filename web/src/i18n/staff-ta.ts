@@ -1,4 +1,5 @@
 import { staffCardTa } from './staff-card-ta';
+import { staffNoticesTa } from './staff-notices-ta';
 import type { StaffMessages } from './staff-en';
 
 // Tamil strings of the staff area. Typed: a missing or extra key is a compile error.
@@ -191,20 +192,7 @@ export const staffTa: StaffMessages = {
     erase: 'அழிக்கப்பட்டது',
     export: 'ஏற்றுமதி செய்யப்பட்டது',
   },
-  notices: {
-    heading: 'முடிவு அறிவிப்புகள்',
-    line: 'முடிவு அறிவிப்பு: {{decision}}, {{channel}} வழியாக, {{at}}, {{status}}',
-    decision: { approved: 'ஏற்கப்பட்டது', rejected: 'நிராகரிக்கப்பட்டது' },
-    channel: { whatsapp: 'வாட்ஸ்அப்', sms: 'குறுஞ்செய்தி (SMS)' },
-    status: {
-      accepted: 'அனுப்ப ஏற்கப்பட்டது',
-      sent: 'அனுப்பப்பட்டது',
-      delivered: 'சென்றடைந்தது',
-      read: 'படிக்கப்பட்டது',
-      failed: 'தோல்வியடைந்தது',
-    },
-    failedWithCode: 'தோல்வியடைந்தது ({{code}})',
-  },
+  notices: staffNoticesTa,
   review: {
     heading: 'நிலையை மாற்று',
     status: 'புதிய நிலை',
