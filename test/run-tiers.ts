@@ -6,47 +6,49 @@
 //    waiting on pages. Two processes keep each tier's files one at a time, as they were
 //    written to run (each tier has its own servers on free ports), and overlap the
 //    browser's waits with the rest.
-// 2. The heaviest integration files alone, after both: each feeds thousands of
-//    applications through the stream, or hundreds of concurrent approvals through
-//    DynamoDB Local. Beside the browser tier on two cores they took three times as long as
-//    alone and ran out of their time limits (2026-11-28's full run); alone they pass in a
-//    few minutes each.
+// 2. The heaviest files alone, after both: integration files that feed thousands of
+//    applications through the stream or hundreds of concurrent approvals through
+//    DynamoDB Local, and two browser files that rasterise a PDF or wait on the search
+//    index. Beside the other process on two cores they took two to three times as long
+//    as alone and ran out of their time limits (2026-11-28's full run); alone they pass
+//    in a few minutes each.
 //
 // A failure in any fails the run; every phase always runs.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-/** The heavy files of phase 2 (paths from the repository's root). */
-const quietFiles = [
-  'test/integration/rollups.test.ts',
-  'test/integration/rollups-campaigns.test.ts',
-  'test/integration/rollups-rebuild.test.ts',
-  'test/integration/staff-scope-reports.test.ts',
-  'test/integration/member-numbers.test.ts',
-  'test/integration/decision-notices.test.ts',
-] as const;
+/** The heavy files of phase 2 (paths from the repository's root), by project. */
+const quietFiles = {
+  integration: [
+    'test/integration/rollups.test.ts',
+    'test/integration/rollups-campaigns.test.ts',
+    'test/integration/rollups-rebuild.test.ts',
+    'test/integration/staff-scope-reports.test.ts',
+    'test/integration/member-numbers.test.ts',
+    'test/integration/decision-notices.test.ts',
+  ],
+  // A PDF rasterised and compared line by line; a coordinator's search waiting on the
+  // index: twice their time beside the rest, past their limits.
+  e2e: ['test/e2e/campaign-print.test.ts', 'test/e2e/staff-coordinator.test.ts'],
+} as const;
 
 interface Group {
   readonly label: string;
   readonly args: readonly string[];
 }
 
+const excluding = (files: readonly string[]) => files.flatMap((file) => ['--exclude', file]);
 const sideBySide: readonly Group[] = [
-  { label: 'e2e', args: ['--project', 'e2e'] },
+  { label: 'e2e', args: ['--project', 'e2e', ...excluding(quietFiles.e2e)] },
   {
     label: 'rest',
-    args: [
-      '--project',
-      'unit',
-      '--project',
-      'integration',
-      '--project',
-      'infra',
-      ...quietFiles.flatMap((file) => ['--exclude', file]),
-    ],
+    args: ['--project', 'unit', '--project', 'integration', '--project', 'infra', ...excluding(quietFiles.integration)],
   },
 ];
-const alone: Group = { label: 'quiet', args: ['--project', 'integration', ...quietFiles] };
+const alone: readonly Group[] = [
+  { label: 'quiet', args: ['--project', 'integration', ...quietFiles.integration] },
+  { label: 'quiet-e2e', args: ['--project', 'e2e', ...quietFiles.e2e] },
+];
 
 function run({ label, args }: Group): Promise<number> {
   const child = spawn('npx', ['vitest', 'run', ...args, ...process.argv.slice(2)], {
@@ -67,7 +69,7 @@ const started = Date.now();
 const minutes = () => ((Date.now() - started) / 60_000).toFixed(1);
 const codes = await Promise.all(sideBySide.map(run));
 process.stdout.write(`side by side took ${minutes()} min\n`);
-codes.push(await run(alone));
-[...sideBySide, alone].forEach((group, i) => process.stdout.write(`${group.label}: exit ${codes[i]}\n`));
+for (const group of alone) codes.push(await run(group));
+[...sideBySide, ...alone].forEach((group, i) => process.stdout.write(`${group.label}: exit ${codes[i]}\n`));
 process.stdout.write(`tiers took ${minutes()} min\n`);
 process.exit(codes.some((code) => code !== 0) ? 1 : 0);
