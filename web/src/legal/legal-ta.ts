@@ -4,7 +4,7 @@ import { CONTACT_BLOCK, type LegalTexts } from './legal-document';
 export const legalTa: LegalTexts = {
   version: 'பதிப்பு {{version}}',
   backToForm: 'விண்ணப்பத்துக்குத் திரும்பவும்',
-  contactLabels: { email: 'மின்னஞ்சல்', phone: 'தொலைபேசி' },
+  contactLabels: { email: 'மின்னஞ்சல்', phone: 'தொடர்பு எண்' },
   terms: {
     title: 'விதிமுறைகள் மற்றும் நிபந்தனைகள்',
     intro:

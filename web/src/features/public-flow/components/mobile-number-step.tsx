@@ -154,7 +154,7 @@ export function MobileNumberStep({
       </button>
       {/* The notice before the number leaves the page (DPDP Act 2023 s.5), in the dialog the
           footer uses, so that the number typed stays; one small line, the first view is full. */}
-      <p className="captcha-notice data-notice">
+      <p className="data-notice">
         {splitTagged(t('step1.dataNotice')).map((part, index) =>
           part.tag ? (
             <LegalLink key={index} name="notice">
