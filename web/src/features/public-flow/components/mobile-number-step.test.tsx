@@ -87,8 +87,8 @@ describe('mobile number entry', () => {
     expect(send().disabled).toBe(false);
 
     await act(() => i18n.changeLanguage('ta'));
-    expect(line().textContent).toBe('எண்ணை அனுப்பும் முன், உங்கள் தரவை எவ்வாறு பயன்படுத்துகிறோம் என்பதைப் படிக்கவும்.');
-    expect(screen.getByRole('link', { name: 'உங்கள் தரவை எவ்வாறு பயன்படுத்துகிறோம்' }).getAttribute('href')).toBe('/notice');
+    expect(line().textContent).toBe('எண்ணை அனுப்பும் முன், உங்கள் தரவு என்ன ஆகும் என்பதைப் படிக்கவும்.');
+    expect(screen.getByRole('link', { name: 'உங்கள் தரவு என்ன ஆகும்' }).getAttribute('href')).toBe('/notice');
   });
 
   it('enables Send only for a valid Indian mobile number', async () => {
