@@ -96,5 +96,16 @@ export function settingsFindings(config: StageConfig): ConfigFinding[] {
       });
     }
   }
+
+  const contact = config.dataContact;
+  if (isPlaceholder(contact.email) || isPlaceholder(contact.name)) {
+    findings.push({
+      id: 'dataContact',
+      severity: 'blocking',
+      problem: `dataContact of ${stage} is a placeholder (${contact.email}).`,
+      why: "The notice shown before a visitor sends their number names this contact as the one to write to for access, correction, erasure and grievances (DPDP Act 2023): a placeholder gives applicants nobody to reach, and the notice would not be the wing's.",
+      fix: `Put the name or office, e-mail and (optionally) phone of the person who answers for the wing's data in dataContact for ${stage} in ${stagesFile}, then deploy.`,
+    });
+  }
   return findings;
 }

@@ -144,6 +144,22 @@ const messagingSchema = z.object({
     .prefault({}),
 });
 
+/**
+ * Who answers for the wing's data (issue 21; DPDP Act 2023 s.5 and s.8(9)): the notice on the
+ * public page names them as the one to write to for access, correction, erasure and
+ * grievances. Shown as written in both languages, so a person's name or an office that reads
+ * in either ("R. Kumar, Data Protection Officer").
+ */
+export const dataContactSchema = z.object({
+  name: z.string().trim().min(3).max(120),
+  email: z.email(),
+  /** Optional: a number the office answers, written as it should be dialled (`+91 44 2345 6789`). */
+  phone: z
+    .string()
+    .regex(/^\+?[0-9][0-9 -]{6,18}[0-9]$/, 'a phone number: digits, spaces or dashes, an optional leading +')
+    .optional(),
+});
+
 export const stageConfigSchema = z
   .object({
     stage: stageNameSchema,
@@ -157,6 +173,8 @@ export const stageConfigSchema = z
      * retention job after this many days. OTPs, rate limits and messages expire on their TTL.
      */
     retention: z.object({ rejectedApplicationDays: z.number().int().min(1).max(3650).default(365) }).prefault({}),
+    /** Named in the notice shown before the number is sent (web/src/legal/): required, a stage's notice needs one. */
+    dataContact: dataContactSchema,
     /** CloudWatch Logs retention of every function and access log, in days. */
     logRetentionDays: z.union([
       z.literal(7),
@@ -359,8 +377,18 @@ function dltSms(messagesPerSecond: number) {
 /** The prod numbers, sized by the rally model (docs/CAPACITY.md). */
 const rally = rallyLimits();
 
+/**
+ * Until the wing names who answers for its data (README, "Deploy a stage"): the preflight and
+ * the health route report it (lib/placeholders.ts), and the notice would show it to visitors.
+ */
+const placeholderDataContact = {
+  name: "Data Protection Officer, Students' Wing",
+  email: 'privacy@placeholder.invalid',
+} as const;
+
 const base = {
   region: 'ap-south-1',
+  dataContact: placeholderDataContact,
   captcha: { siteKey: placeholderSiteKey, scoreThreshold: 0.5 },
   defaultLanguage: 'en',
   outbound: { maxReceiveCount: 5, retryBaseSeconds: 60 },

@@ -9,7 +9,7 @@ import { apiFunctionTimeoutSeconds, backgroundFunctions } from '../lib/functions
 import { requestDeadlineMs } from '../lambdas/lib/time-budget';
 import { makeSearchIndex } from '../lambdas/adapters/search-index';
 import { rebuildSearchIndex } from '../lambdas/lib/search-rebuild';
-import { loadStageConfig } from '../lib/stages';
+import { dataContactSchema, loadStageConfig } from '../lib/stages';
 import { IST_OFFSET_MS } from '../rules/ist';
 import type { RuntimeConfig } from '../rules/runtime-config';
 import { startApiAdapter, type ApiAdapter } from './api-adapter';
@@ -137,8 +137,7 @@ function functionEnvironment(parts: {
     LOCAL_SECRETS: JSON.stringify({ ...secrets, webhookUrl: parts.webhookUrl }),
     // Local stream batches take a few seconds at most; DynamoDB Local's indexes are synchronous.
     ROLLUPS_FENCE_SECONDS: '5',
-    // The stages' default (lib/stages.ts retention): a rejected application is kept a year.
-    RETENTION_REJECTED_DAYS: '365',
+    RETENTION_REJECTED_DAYS: String(localRejectedApplicationDays),
     // Messaging (docs/MESSAGING.md): the channels, the SMS sandbox and its DLT registration,
     // the WhatsApp tier and the decision notices.
     OTP_CHANNELS: config.LOCAL_OTP_CHANNELS,
@@ -162,6 +161,14 @@ function functionEnvironment(parts: {
 }
 
 const localWelcomeVideoUrl = 'https://www.example.com/membership/welcome.mp4';
+/** The stages' default (lib/stages.ts retention): a rejected application is kept a year. The notice says so. */
+const localRejectedApplicationDays = 365;
+/** Who the local notice names (a stage's is dataContact in lib/stages.ts), checked as a stage's is. */
+const localDataContact = dataContactSchema.parse({
+  name: "Data Protection Officer, Students' Wing (local)",
+  email: 'privacy@example.com',
+  phone: '+91 44 0000 0000',
+});
 
 /** The clock the handlers see (lambdas/lib/clock.ts), moved by POST /dev/clock; the sandboxes count on it too. */
 const localNow = () => Date.now() + (Number(process.env.LOCAL_CLOCK_OFFSET_MS ?? 0) || 0);
@@ -407,6 +414,7 @@ export async function startLocalStack(
         userPoolClientId: pool.clientId,
         endpoint: cognito.endpoint,
       },
+      dataNotice: { contact: localDataContact, rejectedApplicationDays: localRejectedApplicationDays },
     };
 
     const dev = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {

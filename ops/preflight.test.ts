@@ -36,6 +36,7 @@ const dlt = (id: string, text: string) => ({ templateId: id, text });
 const complete: StageConfig = stageConfigSchema.parse({
   ...stageConfigs.prod,
   alarmEmail: 'ops@example.org',
+  dataContact: { name: 'R. Kumar, Data Protection Officer', email: 'privacy@example.org', phone: '+91 44 2345 6789' },
   captcha: { siteKey: '6LcAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', scoreThreshold: 0.5 },
   whatsapp: {
     ...stageConfigs.prod.whatsapp,
@@ -228,7 +229,7 @@ describe("today's settings, without AWS credentials", () => {
     });
     const { report, text, blocking, warnings } = await preflight(loadStageConfig('prod'), w);
 
-    expect(blocking).toEqual(expect.arrayContaining(['alarmEmail', 'captcha.siteKey', 'aws']));
+    expect(blocking).toEqual(expect.arrayContaining(['alarmEmail', 'captcha.siteKey', 'dataContact', 'aws']));
     expect(warnings).toEqual(
       expect.arrayContaining([
         'whatsapp.welcomeVideoUrl',
@@ -243,6 +244,7 @@ describe("today's settings, without AWS credentials", () => {
     expect(report.exitCode).toBe(1);
     expect(text).toContain('Could not reach AWS: no usable credentials');
     expect(text).toContain('RECAPTCHA_SITE_KEY_PLACEHOLDER');
+    expect(text).toContain('privacy@placeholder.invalid');
     expect(text).toContain('https://www.youtube.com/watch?v=PLACEHOLDER');
     // One finding for AWS, not one per check, and no call after the first refusal.
     expect(report.findings.filter((f) => f.id.startsWith('aws'))).toHaveLength(1);

@@ -10,8 +10,10 @@ export const applicationStatuses = ['pending', 'under_review', 'approved', 'reje
 export type ApplicationStatus = (typeof applicationStatuses)[number];
 
 /**
- * The version of the terms and privacy text shown with the form (web/src/legal/); kept with
- * each consent. Any change of either text, in either language, is a new version.
- * 2026-11-01: the checkbox alone, no text to read; 2026-11-24: the first written texts.
+ * The version of the legal texts (web/src/legal/): the terms and the privacy policy shown with
+ * the form, and the notice (DPDP Act 2023 s.5) shown before the number is sent; kept with
+ * each consent. Any change of any of them, in either language, is a new version.
+ * 2026-11-01: the checkbox alone, no text to read; 2026-11-24: the first written texts;
+ * 2026-11-28: the notice (issue 21), so a consent from then on names a version that had it.
  */
-export const TERMS_VERSION = '2026-11-24';
+export const TERMS_VERSION = '2026-11-28';

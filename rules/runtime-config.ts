@@ -22,6 +22,14 @@ const runtimeConfigSchema = v.object({
     /** Set only in local mode, where cognito-local stands in for Cognito. */
     endpoint: v.optional(v.string()),
   }),
+  /**
+   * What the notice (web/src/legal/) names that differs by stage (lib/stages.ts): who answers
+   * for the wing's data, and after how many days a rejected application is erased.
+   */
+  dataNotice: v.object({
+    contact: v.object({ name: text(), email: text(), phone: v.optional(text()) }),
+    rejectedApplicationDays: v.number(),
+  }),
 });
 export type RuntimeConfig = v.InferOutput<typeof runtimeConfigSchema>;
 

@@ -252,6 +252,10 @@ export class WebHosting extends Construct {
         scriptUrl: `https://www.google.com/recaptcha/api.js?render=${encodeURIComponent(config.captcha.siteKey)}`,
       },
       cognito: { region, userPoolId: props.userPoolId, userPoolClientId: props.userPoolClientId },
+      dataNotice: {
+        contact: config.dataContact,
+        rejectedApplicationDays: config.retention.rejectedApplicationDays,
+      },
     } satisfies RuntimeConfig);
 
     const site = s3deploy.Source.asset(props.webAssetDir);

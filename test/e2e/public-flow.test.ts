@@ -655,6 +655,64 @@ describe.each(['en', 'ta'] as const)('issue 13, the public page, in %s', (langua
   );
 
   it(
+    'offers the data notice under Send before the number goes, over the step and as its own page, the number kept (issue 21)',
+    async () => {
+      const o = await open(language);
+      const { page, s } = o;
+      try {
+        const mobile = freshMobile();
+        await mobileInput(o).fill(mobile);
+        const line = page.locator('form .data-notice');
+        expect((await line.innerText()).replace(/\s+/g, ' ')).toBe(s.step1.dataNotice.replace(/<\/?\w+>/g, ''));
+        // One short line of fine print at 360 px: at most two lines of its own size.
+        const { height, lineHeight } = await line.evaluate((el) => ({
+          height: el.getBoundingClientRect().height,
+          lineHeight: parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5,
+        }));
+        expect(height, `${language}: the notice line's height`).toBeLessThanOrEqual(2 * lineHeight + 1);
+
+        const dialog = page.getByRole('dialog');
+        const linkName = /<notice>(.*)<\/notice>/.exec(s.step1.dataNotice)![1]!;
+        const link = line.getByRole('link', { name: linkName, exact: true });
+        expect(await link.getAttribute('href')).toBe('/notice');
+        await link.click();
+        await dialog.getByRole('heading', { level: 2, name: s.legal.notice, exact: true }).waitFor();
+        for (const section of legal.notice.sections)
+          await dialog.getByRole('heading', { level: 3, name: section.heading, exact: true }).waitFor();
+        expect(await dialog.getByText(TERMS_VERSION).count()).toBe(1);
+        // The local stack's contact (local/stack.ts), as a stage's comes from lib/stages.ts.
+        const contact = dialog.getByTestId('data-contact');
+        expect(await contact.getByRole('link', { name: 'privacy@example.com', exact: true }).getAttribute('href')).toBe(
+          'mailto:privacy@example.com',
+        );
+        expect(await dialog.innerText()).toContain('365');
+        await checkAtEveryWidth(o, `public-${language}-notice-dialog`);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        expect(await mobileInput(o).inputValue()).toBe(mobile);
+        expect(await sendButton(o).isEnabled()).toBe(true);
+
+        // The footer of every public page links it too.
+        const footerLink = page.locator('footer').getByRole('link', { name: s.legal.notice, exact: true });
+        expect(await footerLink.getAttribute('href')).toBe('/notice');
+
+        // Its own page (a shared link, a new tab), and back to the number as it was.
+        await page.goto(`${appUrl}/notice`);
+        await page.getByRole('heading', { level: 1, name: s.legal.notice, exact: true }).waitFor();
+        await page.getByTestId('data-contact').waitFor();
+        expect(await page.locator('footer').getByRole('link', { name: s.legal.notice, exact: true }).count()).toBe(1);
+        await checkAtEveryWidth(o, `public-${language}-notice-page`);
+        await page.getByRole('link', { name: legal.backToForm, exact: true }).click();
+        await mobileInput(o).waitFor();
+        expect(await mobileInput(o).inputValue()).toBe(mobile);
+      } finally {
+        await o.context.close();
+      }
+    },
+    SCREENS_TIMEOUT,
+  );
+
+  it(
     'says at the fifth wrong code that the code is void, closes the box and offers a new code once the wait allows (item 5)',
     async () => {
       const o = await open(language, { fakeClock: true });

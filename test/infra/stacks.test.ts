@@ -858,6 +858,11 @@ describe('web hosting', () => {
         scriptUrl: `https://www.google.com/recaptcha/api.js?render=${config.captcha.siteKey}`,
       },
       cognito: { region: config.region },
+      // What the notice names (issue 21): the stage's data contact and rejected-application retention.
+      dataNotice: {
+        contact: config.dataContact,
+        rejectedApplicationDays: config.retention.rejectedApplicationDays,
+      },
     });
     // Pool and client ids are deploy-time values, filled in by the deployment from markers.
     const markers = JSON.stringify(deployment.Properties.SourceMarkers);

@@ -4,7 +4,7 @@ export const paths = {
     path: '/',
     getHref: () => '/',
   },
-  /** The terms and the privacy policy as pages of their own (the form opens them in a dialog). */
+  /** The legal texts as pages of their own (the form and the number step open them in a dialog). */
   terms: {
     path: '/terms',
     getHref: () => '/terms',
@@ -12,6 +12,10 @@ export const paths = {
   privacy: {
     path: '/privacy',
     getHref: () => '/privacy',
+  },
+  notice: {
+    path: '/notice',
+    getHref: () => '/notice',
   },
   /** The member's card (issue 20): the link's secret follows `#` (rules/member-card.ts). */
   // Written out, not imported from rules/member-card.ts: that module's schemas would

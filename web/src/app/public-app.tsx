@@ -8,7 +8,7 @@ import { LandingRoute } from './routes/landing';
 import { NotFoundRoute } from './routes/not-found';
 import { RootErrorBoundary, RootFallback, RootLayout } from './routes/root-layout';
 
-// The terms and the privacy policy are read by few: their page is a chunk of its own.
+// The terms, the privacy policy and the notice are read by few: their page is a chunk of its own.
 const LegalRoute = lazy(async () => ({ default: (await import('./routes/legal')).LegalRoute }));
 // The member's card (its QR code, its PNG and PDFs) and a card's verification (Ed25519):
 // chunks of their own, opened from a link, never part of the first view.
@@ -16,14 +16,15 @@ const CardRoute = lazy(async () => ({ default: (await import('./routes/card')).C
 const VerifyRoute = lazy(async () => ({ default: (await import('./routes/verify')).VerifyRoute }));
 
 function lazyPage(pathname: string) {
-  if (pathname === paths.terms.path || pathname === paths.privacy.path)
-    return <LegalRoute name={pathname === paths.terms.path ? 'terms' : 'privacy'} />;
+  for (const name of ['terms', 'privacy', 'notice'] as const) {
+    if (pathname === paths[name].path) return <LegalRoute name={name} />;
+  }
   if (pathname === paths.card.path) return <CardRoute />;
   if (pathname === paths.verify.path) return <VerifyRoute />;
   return undefined;
 }
 
-// The public page has one screen (its terms and privacy policy, the card pages, and a "not found"), so it needs no router: the router
+// The public page has one screen (its legal texts, the card pages, and a "not found"), so it needs no router: the router
 // is the staff area's (admin-app.tsx), and its code stays out of what a visitor loads.
 export function PublicApp({ config, i18n, pathname }: { config: RuntimeConfig; i18n: I18n; pathname: string }) {
   return (

@@ -108,6 +108,20 @@ describe('start-up', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'பணியாளர் உள்நுழைவு' })).toBeTruthy();
   });
 
+  it("serves /notice as a page of its own, naming the stage's data contact, with the way back", async () => {
+    window.history.replaceState(null, '', '/notice');
+    await boot(configFetch({ ...testConfig, defaultLanguage: 'ta' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'தரவு அறிவிப்பு' })).toBeTruthy();
+    expect((await screen.findByTestId('data-contact')).textContent).toContain(testConfig.dataNotice.contact.email);
+    expect(screen.getByRole('link', { name: 'விண்ணப்பத்துக்குத் திரும்பவும்' }).getAttribute('href')).toBe('/');
+  });
+
+  it('refuses a /config.json without the data notice: a stage must name its contact', async () => {
+    const { dataNotice: _dataNotice, ...withoutNotice } = testConfig;
+    await boot(configFetch(withoutNotice));
+    expect((await screen.findByRole('alert')).textContent).toContain('The site could not start');
+  });
+
   it('answers an unknown path with a not-found page', async () => {
     window.history.replaceState(null, '', '/no-such-page');
     await boot(configFetch(testConfig));

@@ -7,7 +7,7 @@ import { paths } from '../paths';
 const LegalDialog = lazy(async () => ({ default: (await import('./legal-dialog')).LegalDialog }));
 
 /**
- * A link to the terms or the privacy policy. A plain click opens the text in a dialog over
+ * A link to a legal text (terms, privacy policy, notice). A plain click opens the text in a dialog over
  * the page, so that nothing typed in the form is lost; a new tab (middle click, Ctrl or
  * Cmd + click, "open in new tab") gets the text's own page.
  */

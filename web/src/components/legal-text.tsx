@@ -2,6 +2,7 @@ import { type ReactNode, type Ref, useEffect, useState } from 'react';
 import { useTranslation } from '../i18n/use-translation';
 import { TERMS_VERSION } from '../../../rules/application-values';
 import type { Language } from '../i18n/language';
+import { useRuntimeConfig } from '../config';
 import { type LegalDocumentName, type LegalTexts, loadLegalTexts } from '../legal/legal-document';
 import { Spinner } from './spinner';
 
@@ -15,7 +16,7 @@ interface LegalTextProps {
   readonly after?: (texts: LegalTexts) => ReactNode;
 }
 
-/** The terms or the privacy policy in the page's language, fetched when first shown. */
+/** The terms, the privacy policy or the notice in the page's language, fetched when first shown. */
 export function LegalText({ name, level, headingId, headingRef, after }: LegalTextProps) {
   const { t, i18n } = useTranslation();
   const language: Language = i18n.resolvedLanguage === 'ta' ? 'ta' : 'en';
@@ -68,20 +69,44 @@ export function LegalText({ name, level, headingId, headingRef, after }: LegalTe
       {document.sections.map((section) => (
         <section key={section.heading} className="legal-section">
           <Section className="legal-heading">{section.heading}</Section>
-          {section.blocks.map((block, index) =>
-            typeof block === 'string' ? (
-              <p key={index}>{block}</p>
-            ) : (
-              <ul key={index}>
-                {block.map((item) => (
-                  <li key={item}>{item}</li>
-                ))}
-              </ul>
-            ),
-          )}
+          {section.blocks.map((block, index) => (
+            <LegalBlockView key={index} block={block} texts={loaded.texts} />
+          ))}
         </section>
       ))}
       {after?.(loaded.texts)}
     </div>
+  );
+}
+
+type LegalBlock = LegalTexts['notice']['sections'][number]['blocks'][number];
+
+/** A paragraph, a list, or the stage's data contact, with the stage's figures filled in. */
+function LegalBlockView({ block, texts }: { block: LegalBlock; texts: LegalTexts }) {
+  const { dataNotice } = useRuntimeConfig();
+  const fill = (text: string) => text.replace('{{days}}', String(dataNotice.rejectedApplicationDays));
+  if (typeof block === 'string') return <p>{fill(block)}</p>;
+  if ('contact' in block) {
+    const { name, email, phone } = dataNotice.contact;
+    return (
+      <address className="legal-contact" data-testid="data-contact">
+        <strong>{name}</strong>
+        <br />
+        {texts.contactLabels.email}: <a href={`mailto:${email}`}>{email}</a>
+        {phone && (
+          <>
+            <br />
+            {texts.contactLabels.phone}: <a href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a>
+          </>
+        )}
+      </address>
+    );
+  }
+  return (
+    <ul>
+      {block.map((item) => (
+        <li key={item}>{fill(item)}</li>
+      ))}
+    </ul>
   );
 }

@@ -5,7 +5,7 @@ import { paths } from '../paths';
 import { LanguageSwitch } from './language-switch';
 import { LegalLink } from './legal-link';
 
-/** Header (logo, language switch), main, footer (year, wing name, terms, privacy): the frame of every page. */
+/** Header (logo, language switch), main, footer (year, wing name, the legal texts): the frame of every page. */
 export function PageShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const year = istDate(new Date()).year;
@@ -31,6 +31,7 @@ export function PageShell({ children }: { children: ReactNode }) {
         <nav className="footer-links">
           <LegalLink name="terms">{t('legal.terms')}</LegalLink>
           <LegalLink name="privacy">{t('legal.privacy')}</LegalLink>
+          <LegalLink name="notice">{t('legal.notice')}</LegalLink>
         </nav>
       </footer>
     </div>

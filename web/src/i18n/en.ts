@@ -33,6 +33,8 @@ export const en = {
     // Google's wording, required where its badge is hidden; the links' addresses are in captcha-notice.tsx.
     captchaNotice:
       'This site is protected by reCAPTCHA and the Google <privacy>Privacy Policy</privacy> and <terms>Terms of Service</terms> apply.',
+    // DPDP Act 2023 s.5: the notice is offered before the number leaves the page; <notice> opens it.
+    dataNotice: 'Before you send your number, read <notice>how we use your data</notice>.',
     otpSentTo: 'OTP sent to WhatsApp number:',
     otpLabel: 'Enter the 6-digit OTP',
     otpHint: 'Check WhatsApp for a message with your code. It is valid for 5 minutes.',
@@ -67,10 +69,11 @@ export const en = {
   health: {
     error: 'The membership service cannot be reached right now. Please try again in a few minutes.',
   },
-  // The terms and the privacy policy: their names (footer, checkbox) and the dialog's words.
+  // The legal texts: their names (footer, checkbox, number step) and the dialog's words.
   legal: {
     terms: 'Terms and conditions',
     privacy: 'Privacy policy',
+    notice: 'Data notice',
     close: 'Close',
   },
   notFound: {

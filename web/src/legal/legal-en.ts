@@ -1,11 +1,13 @@
-import type { LegalTexts } from './legal-document';
+import { CONTACT_BLOCK, type LegalTexts } from './legal-document';
 
-// What the application checkbox asks the applicant to accept. Keep the privacy policy true
-// to what the code does (docs/RUNBOOK.md, "Erase a person's data", lists where data lives);
-// any change here is a new TERMS_VERSION, and legal-ta.ts must say the same.
+// What the application checkbox asks the applicant to accept, and the short notice read
+// before the number is sent. Keep them true to what the code does (docs/RUNBOOK.md, "Erase a
+// person's data", lists where data lives; README's retention table, how long); any change
+// here is a new TERMS_VERSION, and legal-ta.ts must say the same.
 export const legalEn: LegalTexts = {
   version: 'Version {{version}}',
   backToForm: 'Back to the application',
+  contactLabels: { email: 'E-mail', phone: 'Phone' },
   terms: {
     title: 'Terms and conditions',
     intro:
@@ -53,6 +55,65 @@ export const legalEn: LegalTexts = {
         blocks: [
           'You may withdraw your application or ask us to erase your details at any time (see the privacy policy).',
           'When we change these terms or the privacy policy, we publish a new version with a new version number. Each application records the version that was accepted.',
+        ],
+      },
+    ],
+  },
+  // Short and plain on purpose: read on a phone, often by someone of 16 or 17, before they
+  // give a number. The privacy policy has the detail; this must not contradict it.
+  notice: {
+    title: 'Data notice',
+    intro:
+      "Before you give us your mobile number: this is what the Students' Wing does with your details, and what you can do about it. The wing is responsible for them under India's Digital Personal Data Protection Act, 2023. Only people aged 18 or over can apply.",
+    sections: [
+      {
+        heading: 'What we collect',
+        blocks: [
+          [
+            'your mobile number, to send you a one-time code (OTP) and to reach you on WhatsApp or by SMS;',
+            'from the form: your name, email, gender, date of birth, district and assembly constituency, stream of study, occupation, an alternate number if you give one, whether you are already a member, and why you want to join;',
+            'which campaign or member’s link brought you here, if any;',
+            'when you applied, in which language, and which version of these texts you accepted.',
+          ],
+        ],
+      },
+      {
+        heading: 'Why',
+        blocks: [
+          'To check that the number is yours, to handle your application, to contact you about it and about the wing’s work where you live, and to organise the wing by district. Your application shows that you support the party, so only the wing’s staff and the services that run this site see it. We never sell your details or use them for advertising.',
+        ],
+      },
+      {
+        heading: 'How long we keep it',
+        blocks: [
+          [
+            'while you are an applicant or a member, until you ask us to erase it;',
+            'a rejected application: {{days}} days after the decision, then it is erased;',
+            'the code: it works for 5 minutes and is stored only in a scrambled form; the counters that limit how many codes a number can ask for last at most a day. Both are then deleted automatically.',
+          ],
+        ],
+      },
+      {
+        heading: 'Your rights',
+        blocks: [
+          'At any time, you can:',
+          [
+            'ask to see the details we hold about you;',
+            'ask us to correct them;',
+            'withdraw your consent and ask us to erase your application (what was done before stays valid);',
+            'make a complaint (a grievance) to us.',
+          ],
+          'Write to the contact below with your name and the mobile number you applied with. We may send a code to that number to check that it is you.',
+        ],
+      },
+      {
+        heading: 'Who to contact',
+        blocks: ['The person who answers for the wing’s data:', CONTACT_BLOCK],
+      },
+      {
+        heading: 'Complaining to the Data Protection Board',
+        blocks: [
+          'If we do not answer your grievance, or you are not satisfied with our answer, you can complain to the Data Protection Board of India under the Digital Personal Data Protection Act, 2023. Write to us first: the Board hears a complaint once our grievance route has been used.',
         ],
       },
     ],

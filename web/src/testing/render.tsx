@@ -35,4 +35,8 @@ export const testConfig: RuntimeConfig = {
   defaultLanguage: 'en',
   captcha: { siteKey: 'test-site-key', scriptUrl: '/dev/captcha.js' },
   cognito: { region: 'ap-south-1', userPoolId: 'local_test', userPoolClientId: 'client' },
+  dataNotice: {
+    contact: { name: 'R. Kumar, Data Protection Officer', email: 'privacy@example.org', phone: '+91 44 2345 6789' },
+    rejectedApplicationDays: 365,
+  },
 };

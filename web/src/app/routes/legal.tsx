@@ -2,7 +2,7 @@ import { LegalText } from '../../components/legal-text';
 import type { LegalDocumentName } from '../../legal/legal-document';
 import { paths } from '../../paths';
 
-/** /terms and /privacy: the text on a page of its own; the application, if begun, is kept in this tab. */
+/** /terms, /privacy and /notice: the text on a page of its own; the application, if begun, is kept in this tab. */
 export function LegalRoute({ name }: { name: LegalDocumentName }) {
   return (
     <article className="card legal-page">

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -65,6 +65,30 @@ describe('mobile number entry', () => {
     expect(notice().textContent).toMatch(/^இந்தத் தளம் reCAPTCHA .*Google/);
     expect(link('தனியுரிமைக் கொள்கையும்').href).toBe('https://policies.google.com/privacy?hl=ta');
     expect(link('சேவை விதிமுறைகளும்').href).toBe('https://policies.google.com/terms?hl=ta');
+  });
+
+  it('offers the notice before the number is sent: one line under Send, opened over the step, the number kept', async () => {
+    const user = userEvent.setup();
+    const { i18n } = renderWithI18n(<Harness />);
+    await user.type(input(), '9876543210');
+    const line = () => screen.getByText((_, el) => el?.classList.contains('data-notice') ?? false);
+    expect(line().textContent).toBe('Before you send your number, read how we use your data.');
+    // Under Send, before anything else of the step's fine print.
+    expect(send().nextElementSibling).toBe(line());
+    const link = screen.getByRole<HTMLAnchorElement>('link', { name: 'how we use your data' });
+    expect(link.getAttribute('href')).toBe('/notice');
+
+    await user.click(link);
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByTestId('legal-notice')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(input().value).toBe('9876543210');
+    expect(send().disabled).toBe(false);
+
+    await act(() => i18n.changeLanguage('ta'));
+    expect(line().textContent).toBe('எண்ணை அனுப்பும் முன், உங்கள் தரவு என்ன ஆகும் என்பதைப் படிக்கவும்.');
+    expect(screen.getByRole('link', { name: 'உங்கள் தரவு என்ன ஆகும்' }).getAttribute('href')).toBe('/notice');
   });
 
   it('enables Send only for a valid Indian mobile number', async () => {

@@ -1,5 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
+import { LegalLink } from '../../../components/legal-link';
+import { splitTagged } from '../../../lib/tagged-text';
 import { mobileProblem, sanitizeMobileInput } from '../../../../../rules/phone';
 import { requestOtp } from '../api/request-otp';
 import { useCaptcha } from '../hooks/use-captcha';
@@ -150,6 +152,19 @@ export function MobileNumberStep({
       <button type="submit" className="button button-primary" disabled={!valid || sending || captcha.state !== 'ready'}>
         {sending ? t('step1.sending') : t('step1.send')}
       </button>
+      {/* The notice before the number leaves the page (DPDP Act 2023 s.5), in the dialog the
+          footer uses, so that the number typed stays; one small line, the first view is full. */}
+      <p className="data-notice">
+        {splitTagged(t('step1.dataNotice')).map((part, index) =>
+          part.tag ? (
+            <LegalLink key={index} name="notice">
+              {part.text}
+            </LegalLink>
+          ) : (
+            part.text
+          ),
+        )}
+      </p>
       <div className="step-messages">
         {retrying && (
           <p className="field-hint busy-notice" role="status">
