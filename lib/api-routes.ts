@@ -227,7 +227,8 @@ export const routes: readonly RouteDefinition[] = [
       // The erasures' record: who (the applicant), which id, when.
       { table: 'audit', access: 'write', items: ['ERASURES'] },
     ],
-    secrets: ['signingKey', 'cardKey'],
+    // The verification's key only: the withdrawal makes no card link.
+    secrets: ['signingKey'],
   },
   {
     // The verification page's online check: `{ valid }` only.
