@@ -3,7 +3,7 @@ import { type Db, isTransactionCanceled, QueryCommand, TransactWriteCommand, Upd
 import { ignoreConditionFailed, scanPages } from '../lib/dynamo';
 import { applicationKey, applicationKeyPrefix } from './application-items';
 import { CARD_SERIAL, cardIssue, MEMBER_SINCE } from './member-cards';
-import { MEMBER_NUMBER, makeMemberSequence, memberNumberIssue } from './member-numbers';
+import { MEMBER_NUMBER, makeMemberSequence, type MemberSequence, memberNumberIssue } from './member-numbers';
 import { REFERRAL_CODE, referralIssue, type ReviewTables } from './status-change';
 
 // `npm run members:backfill` (ops/members-backfill.ts): members approved before the
@@ -42,10 +42,10 @@ export async function backfillOne(
   tables: ReviewTables,
   item: Record<string, unknown>,
   now: Date,
+  members: MemberSequence = makeMemberSequence(db, tables.applications, tables.audit),
 ): Promise<BackfillOutcome> {
   const id = String(item.id);
   if (item.application_status !== 'approved' || !lacks(item)) return 'complete';
-  const members = makeMemberSequence(db, tables.applications, tables.audit);
   // The card says since when they are a member: their approval, not this command's run.
   const since = (await approvedAt(db, tables, id)) ?? String(item.submitted_at);
   await ignoreConditionFailed(
@@ -132,10 +132,11 @@ export async function backfillMembership(
     waiting.push(...page.filter(lacks));
   }
   waiting.sort((a, b) => String(a.submitted_at).localeCompare(String(b.submitted_at)));
+  const members = makeMemberSequence(db, tables.applications, tables.audit);
   let issued = 0;
   let changed = 0;
   for (const item of waiting) {
-    const outcome = await backfillOne(db, tables, item, now());
+    const outcome = await backfillOne(db, tables, item, now(), members);
     if (outcome === 'issued') issued++;
     if (outcome === 'changed') changed++;
   }
