@@ -9,7 +9,7 @@ import { stateKey } from '../../lambdas/adapters/rollups-keys';
 import { ensureTables, localDb, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { main } from '../../ops/breach-report';
 import { findBreachAffected } from '../../ops/breach-scan';
-import { writeLocalEndpoints } from '../../ops/target';
+import { useLocalTarget } from '../support/local-target';
 import { applicationItem, putAll } from '../support/rollups';
 
 // The breach command (issue 21) on fresh tables in DynamoDB Local: who an incident window
@@ -96,16 +96,7 @@ describe('breach report', () => {
   });
 
   it('prints counts only and writes the numbers to a file only its owner reads, never over another', async () => {
-    const dataDir = join(dir, 'local');
-    writeLocalEndpoints(dataDir, {
-      dynamoDbEndpoint: endpoint,
-      cognitoEndpoint: 'http://127.0.0.1:1',
-      userPoolId: 'local_x',
-      userPoolClientId: 'x',
-      outboundQueueUrl: 'http://127.0.0.1:1/q',
-      tableNames: names,
-    });
-    process.env.LOCAL_DATA_DIR = dataDir;
+    useLocalTarget(dir, endpoint, names);
     const file = join(dir, 'notify.csv');
     let printed = '';
     const out = new Writable({

@@ -12,8 +12,8 @@ import { referralCodeKey } from '../../lambdas/adapters/campaigns';
 import { GetCommand, QueryCommand } from '../../lambdas/lib/db';
 import { ensureTables, localDb, localDynamoClient, localTableNames } from '../../local/dynamodb';
 import { main } from '../../ops/members-backfill';
-import { writeLocalEndpoints } from '../../ops/target';
 import { parseMemberNumber } from '../../rules/member-number';
+import { useLocalTarget } from '../support/local-target';
 import { applicationItem, putAll } from '../support/rollups';
 
 // `npm run members:backfill` (issue 20) on fresh tables in DynamoDB Local: members approved
@@ -80,16 +80,7 @@ beforeAll(async () => {
       by: 'admin@example.org',
     },
   ]);
-  const dataDir = join(dir, 'local');
-  writeLocalEndpoints(dataDir, {
-    dynamoDbEndpoint: endpoint,
-    cognitoEndpoint: 'http://127.0.0.1:1',
-    userPoolId: 'local_x',
-    userPoolClientId: 'x',
-    outboundQueueUrl: 'http://127.0.0.1:1/q',
-    tableNames: names,
-  });
-  process.env.LOCAL_DATA_DIR = dataDir;
+  useLocalTarget(dir, endpoint, names);
 }, 60_000);
 
 afterAll(() => {
