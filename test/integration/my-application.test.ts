@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
+import { applicationIdOf, applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
 import { cardGuardKey } from '../../lambdas/adapters/member-cards';
-import { DeleteCommand, GetCommand, QueryCommand } from '../../lambdas/lib/db';
+import { DeleteCommand, GetCommand, QueryCommand, ScanCommand } from '../../lambdas/lib/db';
 import { localConfigSchema } from '../../local/config';
 import { localDb } from '../../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../../local/stack';
@@ -71,6 +71,14 @@ async function staff(method: string, path: string, body?: unknown) {
 const me = (verificationToken: string) => post(stack.apiUrl, '/api/me', { verificationToken });
 const withdraw = (verificationToken: string) => post(stack.apiUrl, '/api/me/withdraw', { verificationToken });
 const db = () => localDb(stack.dynamoDbEndpoint);
+/** The ids of the applications in the table: what the rollups, exports and list must agree with. */
+async function applicationsLeft(): Promise<string[]> {
+  const scanned = await db().send(new ScanCommand({ TableName: stack.tableNames.applications }));
+  return (scanned.Items ?? []).flatMap((item) => {
+    const id = applicationIdOf(String(item.pk));
+    return id ? [id] : [];
+  });
+}
 const itemOf = async (pk: string) =>
   (await db().send(new GetCommand({ TableName: stack.tableNames.applications, Key: { pk } }))).Item;
 
@@ -153,6 +161,17 @@ describe('my application', () => {
         { timeout: 20_000 },
       )
       .toContainEqual({ event: 'deleted', application_id: state.id });
+
+    // The rollups, an export and the list count what is left, and list nothing of it.
+    const left = await applicationsLeft();
+    expect(left).not.toContain(state.id);
+    await expect
+      .poll(async () => JSON.parse((await staff('GET', '/api/admin/stats')).text).total as number, { timeout: 20_000 })
+      .toBe(left.length);
+    const started = await staff('POST', '/api/admin/exports', { filters: {} });
+    expect(JSON.parse(started.text)).toMatchObject({ total: left.length });
+    const listed = JSON.parse((await staff('POST', '/api/admin/applications/search', { filters: {}, pageSize: 100 })).text);
+    expect((listed.items as { id: string }[]).map((row) => row.id).sort()).toEqual([...left].sort());
 
     // A second tap finds nothing; the same number applies again.
     expect((await withdraw(state.token)).body.error?.code).toBe('NO_APPLICATION');

@@ -3,6 +3,10 @@ import { districts } from '../../../rules/districts';
 import { errorMessages } from '../../../rules/errors';
 import { alreadyRegisteredText } from './both-languages';
 import { en } from './en';
+import { cardEn } from './member-card-en';
+import { cardTa } from './member-card-ta';
+import { meEn } from './my-application-en';
+import { meTa } from './my-application-ta';
 import { enForm } from './en-form';
 import { ta } from './ta';
 import { taForm } from './ta-form';
@@ -24,6 +28,17 @@ describe('translations', () => {
     expect(alreadyRegisteredText.en).toBe(errorMessages.ALREADY_REGISTERED);
     expect(alreadyRegisteredText.ta).toBe(ta.errors.ALREADY_REGISTERED);
   });
+});
+
+describe("the card pages' translations", () => {
+  checkTranslations(cardEn, cardTa, ['card.fileName']);
+  checkGlossary(cardTa);
+});
+
+describe('"My application"\'s translations', () => {
+  checkTranslations(meEn, meTa);
+  checkNoServiceText(meEn, meTa);
+  checkGlossary(meTa);
 });
 
 describe('district and constituency names', () => {

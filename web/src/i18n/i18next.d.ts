@@ -2,6 +2,7 @@ import 'i18next';
 import type { en } from './en';
 import type { enForm } from './en-form';
 import type { cardEn } from './member-card-en';
+import type { meEn } from './my-application-en';
 import type { campaignsEn } from './staff-campaigns-en';
 import type { staffEn } from './staff-en';
 
@@ -9,7 +10,7 @@ import type { staffEn } from './staff-en';
 // first-view strings and the form's, which load later into the same namespace). The `staff`
 // namespace is added at run time by the /admin chunk (./staff.ts); its `campaigns` key by the
 // Campaigns page's own chunk (./staff-campaigns.ts); `card` by the card and verification
-// pages' chunks (./member-card.ts).
+// pages' chunks (./member-card.ts); `me` by "My application"'s chunk (./my-application.ts).
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
@@ -17,6 +18,7 @@ declare module 'i18next' {
       translation: typeof en & typeof enForm;
       staff: typeof staffEn & { campaigns: typeof campaignsEn };
       card: typeof cardEn;
+      me: typeof meEn;
     };
   }
 }

@@ -61,6 +61,8 @@ const latinAllowedInTamil = new Set([
   ...['Google', 'Microsoft', 'Authenticator', 'QR'],
   // The file kinds a campaign's code downloads as, as the phone or computer names them, and the paper size.
   ...['SVG', 'PNG', 'PDF', 'A4'],
+  // The data copy's file kind (My application's download), as the phone names it.
+  'JSON',
 ]);
 
 /**

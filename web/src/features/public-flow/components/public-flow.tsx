@@ -29,7 +29,7 @@ const loadConfirmation = () => import('./confirmation');
 const OtpCodeStep = lazy(async () => ({ default: (await loadCodeStep()).OtpCodeStep }));
 const ApplicationFormStep = lazy(async () => ({ default: (await loadFormStep()).ApplicationFormStep }));
 const Confirmation = lazy(async () => ({ default: (await loadConfirmation()).Confirmation }));
-const GetMyCard = lazy(async () => ({ default: (await import('./get-my-card')).GetMyCard }));
+const RegisteredStep = lazy(async () => ({ default: (await import('./registered-step')).RegisteredStep }));
 
 /** Nothing typed, nothing verified: nothing worth keeping. */
 function isBlank(snapshot: FlowSnapshot): boolean {
@@ -133,17 +133,13 @@ export function PublicFlow() {
       <article className="card">
         <MembershipIntro />
         <div className="card-body">
-          <div className="step registered">
-            <FailureMessage failure={{ code: 'ALREADY_REGISTERED' }} />
-            {snapshot.verification && formStrings && (
-              <Suspense fallback={loading}>
-                <GetMyCard verification={snapshot.verification} />
-              </Suspense>
-            )}
-            <button type="button" className="button button-secondary" onClick={() => go(initialSnapshot)}>
-              {t('step1.changeNumber')}
-            </button>
-          </div>
+          <Suspense fallback={loading}>
+            <RegisteredStep
+              verification={snapshot.verification}
+              ready={formStrings}
+              onChangeNumber={() => go(initialSnapshot)}
+            />
+          </Suspense>
         </div>
       </article>
     );

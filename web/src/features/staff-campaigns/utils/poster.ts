@@ -1,3 +1,4 @@
+import { wrapWords } from '../../../lib/canvas-text';
 import { CANVAS_TAMIL_FAMILY, loadCanvasTamilFonts } from '../../../lib/tamil-canvas-font';
 import { onePagePdf } from './pdf-writer';
 import { darkRuns, QR_MARGIN, type QrMatrix } from '../../../lib/qr';
@@ -47,14 +48,7 @@ const fontOf = (line: Pick<Line, 'size' | 'weight'>) => `${line.weight} ${line.s
 /** A line broken at spaces to fit `width` points (a word longer than the line stays whole). */
 function wrap(context: CanvasRenderingContext2D, line: Line, width: number): Line[] {
   context.font = fontOf(line);
-  const out: string[] = [];
-  for (const word of line.text.split(/\s+/).filter(Boolean)) {
-    const last = out.at(-1);
-    if (last !== undefined && context.measureText(`${last} ${word}`).width <= width * SCALE)
-      out[out.length - 1] = `${last} ${word}`;
-    else out.push(word);
-  }
-  return out.map((text, i) => ({ ...line, text, gap: i === 0 ? line.gap : 0 }));
+  return wrapWords(context, line.text, width * SCALE).map((text, i) => ({ ...line, text, gap: i === 0 ? line.gap : 0 }));
 }
 
 const lineHeight = (line: Line) => line.size * 1.55 + (line.gap ?? 0);
