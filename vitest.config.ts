@@ -1,5 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * expect.poll's default wait is 1 s: on a CI machine with two cores running two tiers side
+ * by side, a page's re-render or a stream's consumer took longer than that, and a poll
+ * that would have passed failed (2026-11-28's CI: the staff search's rows). A poll still
+ * fails when the awaited state never comes, only later; a test that needs longer says so.
+ */
+const loadedMachinePoll = { timeout: 15_000, interval: 100 };
+
 // Four tiers, one runner. `npm test` runs them all; `npm run test:<tier>` runs one.
 export default defineConfig({
   test: {
@@ -17,6 +25,9 @@ export default defineConfig({
             'ops/**/*.test.ts',
           ],
           environment: 'node',
+          // The default 5 s: the start-up test that loads the staff area's chunk took 4.7 s
+          // beside the other tiers on two cores.
+          testTimeout: 20_000,
         },
       },
       {
@@ -33,6 +44,7 @@ export default defineConfig({
           env: { LOCAL_FUNCTION_TIMEOUT_SECONDS: '30' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          expect: { poll: loadedMachinePoll },
         },
       },
       {
@@ -52,6 +64,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          expect: { poll: loadedMachinePoll },
         },
       },
     ],

@@ -29,6 +29,13 @@ export const localConfigSchema = z.object({
   LOCAL_WHATSAPP_TIER: z.coerce.number().int().min(0).default(0),
   /** How long a decision must stand before its notice goes (DECISION_QUIET_SECONDS). */
   LOCAL_DECISION_QUIET_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /**
+   * A built SPA (`vite build`'s folder) to serve instead of Vite's dev server: what a
+   * deployment serves, minified, in a few files. The browser tier builds once and serves
+   * that from every stack it starts (test/support/e2e-setup.ts); `npm start` keeps the dev
+   * server and its hot reload.
+   */
+  LOCAL_WEB_DIST: z.string().optional(),
   /** Serve the SPA through Vite; off when only the API is wanted. */
   LOCAL_WEB: z
     .enum(['true', 'false'])

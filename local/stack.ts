@@ -509,14 +509,32 @@ export async function startLocalStack(
     let appUrl = api.url;
     if (config.LOCAL_WEB) {
       process.env.LOCAL_API_URL = api.url;
-      const { createServer } = await import('vite');
-      const vite = await createServer({
-        configFile: resolve(import.meta.dirname, '../web/vite.config.ts'),
-        server: { port: config.PORT, strictPort: true, host: 'localhost' },
-        logLevel: 'warn',
-      });
-      await vite.listen();
-      stops.push(() => vite.close());
+      const configFile = resolve(import.meta.dirname, '../web/vite.config.ts');
+      if (config.LOCAL_WEB_DIST) {
+        // The built SPA, with /config.json from the API adapter as in dev (a deploy writes the file).
+        const { preview } = await import('vite');
+        const server = await preview({
+          configFile,
+          build: { outDir: resolve(config.LOCAL_WEB_DIST) },
+          preview: {
+            port: config.PORT,
+            strictPort: true,
+            host: 'localhost',
+            proxy: { '/config.json': { target: api.url } },
+          },
+          logLevel: 'warn',
+        });
+        stops.push(() => server.close());
+      } else {
+        const { createServer } = await import('vite');
+        const vite = await createServer({
+          configFile,
+          server: { port: config.PORT, strictPort: true, host: 'localhost' },
+          logLevel: 'warn',
+        });
+        await vite.listen();
+        stops.push(() => vite.close());
+      }
       appUrl = `http://localhost:${config.PORT}`;
     }
 

@@ -1,9 +1,12 @@
 /// <reference lib="dom" />
+import { resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
+import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Campaign } from '../../rules/campaigns';
 import { istDay } from '../../rules/ist';
+import { freePort } from '../../local/ports';
 import { launchChromium } from '../support/browser';
 import { lookAtEveryWidth, openStaffPage, type StaffLanguage } from '../support/staff-browser';
 
@@ -97,10 +100,29 @@ function readPdf(bytes: Buffer) {
 }
 
 describe('the A4 poster', () => {
+  // The page's own modules, as Vite's dev server serves them (the stack serves the built
+  // SPA, whose modules have no names): a dev server of its own, with no API behind it.
+  let dev: ViteDevServer;
+  let devUrl: string;
+  beforeAll(async () => {
+    const { createServer } = await import('vite');
+    const port = await freePort();
+    dev = await createServer({
+      configFile: resolve(import.meta.dirname, '../../web/vite.config.ts'),
+      server: { port, strictPort: true, host: 'localhost' },
+      logLevel: 'warn',
+    });
+    await dev.listen();
+    devUrl = `http://localhost:${port}`;
+  });
+  afterAll(async () => {
+    await dev?.close();
+  });
+
   it('is a PDF whose page shows the Tamil and English lines, shaped, and the QR code', async () => {
     const page = await browser.newPage();
     try {
-      await page.goto(appUrl);
+      await page.goto(devUrl);
       // The page's own modules, as Vite serves them (an import inside evaluate would be the runner's).
       await page.addScriptTag({
         type: 'module',

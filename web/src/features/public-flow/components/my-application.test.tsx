@@ -72,7 +72,10 @@ describe('My application', () => {
     expect(valueOf('Revenue district')).toBe('Salem');
     expect(valueOf('Stream of study')).toBe('Engineering');
     expect(valueOf('Member number')).toBe('TN-SW-000042');
-    expect(valueOf('Address')).toBe('Not given');
+    // A field of the form left empty says so; one the application does not hold is not listed.
+    expect(valueOf('Email')).toBe('kavya@example.com');
+    expect(valueOf('Alternate mobile number')).toBe('Not given');
+    expect(screen.queryByText('Address', { selector: 'dt' })).toBeNull();
     expect(screen.getByText(/data notice \(version 2026-11-28\), in Tamil/)).toBeTruthy();
     expect(screen.getByText('Your application was approved, by SMS: delivered')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Open my card' }).getAttribute('href')).toBe(`/card#${data.cardLink}`);

@@ -23,14 +23,21 @@ type MeT = TFunction<'me'>;
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** An ISO instant as the applicant's day and time in India ("28/11/2026, 9:40 am"), whatever the phone's zone. */
+/** An ISO instant as the applicant's day and time in India ("28 November 2026, 9:40 am"), whatever the phone's zone. */
 export function formatInstant(iso: string, language: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   const locale = language === 'ta' ? 'ta-IN' : 'en-IN';
   let format = timeFormats.get(locale);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'Asia/Kolkata' });
+    format = new Intl.DateTimeFormat(locale, {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'Asia/Kolkata',
+    });
     timeFormats.set(locale, format);
   }
   return format.format(at);
@@ -53,13 +60,17 @@ function placeNames(application: ApplicationRow, language: string) {
   };
 }
 
-/** The stored row's fields, every one, labelled as the form labels them. */
+/**
+ * The stored row's fields, labelled as the form labels them: the form's own always (an
+ * optional one left empty says "Not given"), the others (a campaign, an imported
+ * record's address, ...) when the application holds them.
+ */
 function detailRows(application: ApplicationRow, t: T, me: MeT, language: string): Row[] {
   const yesNo = (value: boolean | undefined) => (value === undefined ? undefined : value ? t('form.yes') : t('form.no'));
   const option = (group: 'gender' | 'education' | 'occupation', value: string | undefined) =>
     value === undefined ? undefined : t(`options.${group}.${value}` as 'options.gender.Male', { defaultValue: value });
   const places = placeNames(application, language);
-  const rows: [string, string | undefined][] = [
+  const form: [string, string | undefined][] = [
     [t('form.name'), application.name],
     [me('fields.phone_number'), `+91 ${application.phone_number.replace(/^\+?91/, '')}`],
     [t('form.alternatePhone'), application.alternate_phone_number],
@@ -69,15 +80,17 @@ function detailRows(application: ApplicationRow, t: T, me: MeT, language: string
     [t('form.district'), places.district],
     [t('form.constituency'), places.constituency],
     [t('form.education'), option('education', application.education)],
-    [me('fields.specialization'), application.specialization],
     [t('form.occupation'), option('occupation', application.occupation)],
-    [me('fields.address'), application.address],
     [t('form.alreadyMember'), yesNo(application.is_already_member)],
-    [me('fields.want_to_volunteer'), yesNo(application.want_to_volunteer)],
-    [me('fields.want_to_join_and_volunteer'), yesNo(application.want_to_join_and_volunteer)],
     [t('form.motivation'), application.motivation],
     [me('fields.application_status'), me(`status.${application.application_status}`)],
     [me('fields.submitted_at'), formatInstant(application.submitted_at, language)],
+  ];
+  const held: [string, string | undefined][] = [
+    [me('fields.specialization'), application.specialization],
+    [me('fields.address'), application.address],
+    [me('fields.want_to_volunteer'), yesNo(application.want_to_volunteer)],
+    [me('fields.want_to_join_and_volunteer'), yesNo(application.want_to_join_and_volunteer)],
     [me('fields.updated_at'), application.updated_at && formatInstant(application.updated_at, language)],
     [me('fields.member_number'), application.member_number],
     [me('fields.campaign_code'), application.campaign_code],
@@ -88,7 +101,10 @@ function detailRows(application: ApplicationRow, t: T, me: MeT, language: string
     [me('fields.referrer_id'), application.referrer_id],
     [me('fields.id'), application.id],
   ];
-  return rows.map(([label, value]) => ({ label, value: value || me('notGiven') }));
+  return [
+    ...form.map(([label, value]) => ({ label, value: value || me('notGiven') })),
+    ...held.flatMap(([label, value]) => (value ? [{ label, value }] : [])),
+  ];
 }
 
 /** Details, consent, history and messages, in that order. */
