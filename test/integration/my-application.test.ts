@@ -170,7 +170,9 @@ describe('my application', () => {
       .toBe(left.length);
     const started = await staff('POST', '/api/admin/exports', { filters: {} });
     expect(JSON.parse(started.text)).toMatchObject({ total: left.length });
-    const listed = JSON.parse((await staff('POST', '/api/admin/applications/search', { filters: {}, pageSize: 100 })).text);
+    const listed = JSON.parse(
+      (await staff('POST', '/api/admin/applications/search', { filters: {}, pageSize: 100 })).text,
+    );
     expect((listed.items as { id: string }[]).map((row) => row.id).sort()).toEqual([...left].sort());
 
     // A second tap finds nothing; the same number applies again.

@@ -5,7 +5,8 @@ export const meEn = {
   open: 'My application',
   opening: 'Opening your application…',
   title: 'Your application',
-  intro: 'Everything we hold about you, exactly as it is stored. Only someone who has just received the OTP on this number can open it.',
+  intro:
+    'Everything we hold about you, exactly as it is stored. Only someone who has just received the OTP on this number can open it.',
   loadFailed: 'Could not open your application.',
   retry: 'Try again',
   details: 'Your details',

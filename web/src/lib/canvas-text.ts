@@ -7,7 +7,8 @@ export function wrapWords(context: CanvasRenderingContext2D, text: string, width
   const out: string[] = [];
   for (const word of text.split(/\s+/).filter(Boolean)) {
     const last = out.at(-1);
-    if (last !== undefined && context.measureText(`${last} ${word}`).width <= width) out[out.length - 1] = `${last} ${word}`;
+    if (last !== undefined && context.measureText(`${last} ${word}`).width <= width)
+      out[out.length - 1] = `${last} ${word}`;
     else out.push(word);
   }
   return out;

@@ -118,9 +118,7 @@ describe('My application', () => {
     await userEvent.click(screen.getByRole('button', { name: 'எனது விண்ணப்பத்தைத் திரும்பப் பெறவும்' }));
     api.mockResolvedValueOnce(jsonResponse(500, { error: { code: 'INTERNAL', message: 'x' } }));
     await userEvent.click(screen.getByRole('button', { name: 'ஆம், திரும்பப் பெற்று அழிக்கவும்' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'உங்கள் விண்ணப்பத்தைத் திரும்பப் பெற இயலவில்லை. மீண்டும் முயலவும்.',
-    );
+    expect((await screen.findByRole('alert')).textContent).toBe('உங்கள் விண்ணப்பத்தைத் திரும்பப் பெற இயலவில்லை. மீண்டும் முயலவும்.');
   });
 
   it('says an expired verification in the page language instead of the panel', async () => {

@@ -24,12 +24,17 @@ interface Line {
   readonly gap: number;
 }
 
-const fontOf = (line: Pick<Line, 'size' | 'weight'>) => `${line.weight} ${line.size * SCALE}px "${CANVAS_TAMIL_FAMILY}"`;
+const fontOf = (line: Pick<Line, 'size' | 'weight'>) =>
+  `${line.weight} ${line.size * SCALE}px "${CANVAS_TAMIL_FAMILY}"`;
 const lineHeight = (line: Line) => line.size * 1.5 + line.gap;
 
 function wrapped(context: CanvasRenderingContext2D, line: Line, width: number): Line[] {
   context.font = fontOf(line);
-  return wrapWords(context, line.text, width * SCALE).map((text, i) => ({ ...line, text, gap: i === 0 ? line.gap : 0 }));
+  return wrapWords(context, line.text, width * SCALE).map((text, i) => ({
+    ...line,
+    text,
+    gap: i === 0 ? line.gap : 0,
+  }));
 }
 
 /** A row: its label on the left, its value wrapped beside it; or the value alone across the page. */

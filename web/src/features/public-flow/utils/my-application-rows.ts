@@ -66,7 +66,8 @@ function placeNames(application: ApplicationRow, language: string) {
  * record's address, ...) when the application holds them.
  */
 function detailRows(application: ApplicationRow, t: T, me: MeT, language: string): Row[] {
-  const yesNo = (value: boolean | undefined) => (value === undefined ? undefined : value ? t('form.yes') : t('form.no'));
+  const yesNo = (value: boolean | undefined) =>
+    value === undefined ? undefined : value ? t('form.yes') : t('form.no');
   const option = (group: 'gender' | 'education' | 'occupation', value: string | undefined) =>
     value === undefined ? undefined : t(`options.${group}.${value}` as 'options.gender.Male', { defaultValue: value });
   const places = placeNames(application, language);

@@ -48,7 +48,11 @@ const fontOf = (line: Pick<Line, 'size' | 'weight'>) => `${line.weight} ${line.s
 /** A line broken at spaces to fit `width` points (a word longer than the line stays whole). */
 function wrap(context: CanvasRenderingContext2D, line: Line, width: number): Line[] {
   context.font = fontOf(line);
-  return wrapWords(context, line.text, width * SCALE).map((text, i) => ({ ...line, text, gap: i === 0 ? line.gap : 0 }));
+  return wrapWords(context, line.text, width * SCALE).map((text, i) => ({
+    ...line,
+    text,
+    gap: i === 0 ? line.gap : 0,
+  }));
 }
 
 const lineHeight = (line: Line) => line.size * 1.55 + (line.gap ?? 0);
