@@ -36,6 +36,12 @@ export const localConfigSchema = z.object({
    * server and its hot reload.
    */
   LOCAL_WEB_DIST: z.string().optional(),
+  /**
+   * A DynamoDB Local already running, to make this stack's tables in (under a prefix of its
+   * own, deleted on stop) instead of starting one: the test tiers start one for all their
+   * stacks. Data persistence is then that server's.
+   */
+  LOCAL_DYNAMODB_ENDPOINT: z.string().url().optional(),
   /** Serve the SPA through Vite; off when only the API is wanted. */
   LOCAL_WEB: z
     .enum(['true', 'false'])

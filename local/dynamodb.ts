@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
+  DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
@@ -40,6 +41,24 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
   return whenServing('DynamoDB Local', child, endpoint, localDynamoClient(endpoint), (client) =>
     client.send(new ListTablesCommand({ Limit: 1 })),
   );
+}
+
+/**
+ * A DynamoDB Local already running (a test tier's): the stack makes its tables there under
+ * a prefix of its own and deletes them when it stops, instead of starting a JVM of its own
+ * (about 8 s of a loaded CI core, each time, plus its warm-up).
+ */
+export function sharedDynamoDbLocal(endpoint: string, names: () => TableNames): LocalDynamoDb {
+  const client = localDynamoClient(endpoint);
+  return {
+    endpoint,
+    client,
+    async stop() {
+      for (const name of Object.values(names()))
+        await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+      client.destroy();
+    },
+  };
 }
 
 export type TableNames = Record<TableKey, string>;

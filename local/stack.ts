@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +25,7 @@ import {
   localDb,
   localRegion,
   localTableNames,
+  sharedDynamoDbLocal,
   startDynamoDbLocal,
   tableEnv,
   type TableNames,
@@ -223,12 +225,15 @@ export async function startLocalStack(
     const dataDir = persistent ? resolve(config.LOCAL_DATA_DIR) : mkdtempSync(join(tmpdir(), 'membership-local-'));
     mkdirSync(dataDir, { recursive: true });
 
-    const dynamo = await startDynamoDbLocal({
-      port: await freePort(),
-      ...(persistent && { dataDir: join(dataDir, 'dynamodb') }),
-    });
+    const shared = config.LOCAL_DYNAMODB_ENDPOINT;
+    const tableNames = localTableNames(shared ? `local${randomBytes(4).toString('hex')}` : 'local');
+    const dynamo = shared
+      ? sharedDynamoDbLocal(shared, () => tableNames)
+      : await startDynamoDbLocal({
+          port: await freePort(),
+          ...(persistent && { dataDir: join(dataDir, 'dynamodb') }),
+        });
     stops.push(() => dynamo.stop());
-    const tableNames = localTableNames('local');
     await ensureTables(dynamo.client, tableNames);
     // Demo campaigns with fixed codes (README "Campaigns"): `/?c=state2` and the like.
     await seedDemoCampaigns(localDb(dynamo.endpoint), tableNames.campaigns);

@@ -6,7 +6,7 @@ import { toStoredItem } from '../../lambdas/adapters/application-items';
 import { makeSqsClient, makeSqsOutboundQueue } from '../../lambdas/adapters/outbound-queue';
 import { makeReviewStore } from '../../lambdas/adapters/review';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { localLambdaContext } from '../../local/queue';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import type { ApplicationDetail, StatusChangeResponse } from '../../rules/staff-api';
@@ -32,7 +32,7 @@ beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   process.env.WHATSAPP_TIMEOUT_MS = '2000';
   stack = await startLocalStack(
-    localConfigSchema.parse({
+    testStackConfig({
       LOCAL_PERSISTENCE: 'memory',
       LOCAL_WEB: 'false',
       // A failed message comes back after 100 ms, 200 ms, ...: five receives in about 1.5 s.

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeliveryStore, makeDeliveryStore, type MessageRef } from '../../lambdas/adapters/deliveries';
 import type * as SmsEventsModule from '../../lambdas/handlers/sms-events';
 import { metaSignature } from '../../lambdas/lib/webhook-signature';
-import { localConfigSchema, localSecrets } from '../../local/config';
+import { localSecrets } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { localDb, localDynamoClient } from '../../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { uniqueMobile } from '../support/public-flow';
@@ -23,7 +24,7 @@ let webhookUrl: string;
 
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-  stack = await startLocalStack(localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
+  stack = await startLocalStack(testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
   webhookUrl = `${stack.apiUrl}/api/whatsapp/webhook`;
   client = localDynamoClient(stack.dynamoDbEndpoint);
   store = makeDeliveryStore(

@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { redriveDeadLetters } from '../../ops/dlq-redrive';
 import type { Target } from '../../ops/target';
@@ -15,7 +15,7 @@ let target: Target;
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   stack = await startLocalStack(
-    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_QUEUE_VISIBILITY_MS: '50' }),
+    testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_QUEUE_VISIBILITY_MS: '50' }),
   );
   sqs = new SQSClient({ endpoint: new URL(stack.outboundQueueUrl).origin, region: 'ap-south-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
   target = {

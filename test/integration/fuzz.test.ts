@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/api-routes';
 import { metaSignature } from '../../lambdas/lib/webhook-signature';
-import { localConfigSchema, localSecrets } from '../../local/config';
+import { localSecrets } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import * as v from 'valibot';
 import { apiErrorSchema } from '../../rules/api';
@@ -15,7 +16,7 @@ let stack: LocalStack;
 
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
-  stack = await startLocalStack(localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
+  stack = await startLocalStack(testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
 }, 60_000);
 afterAll(() => stack?.stop());
 

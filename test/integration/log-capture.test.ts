@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { captureFiles } from '../support/log-capture';
 import { selfCheckFile } from '../support/log-capture-setup';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   // Nothing below ERROR on the terminal: the capture still gets every level.
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   stack = await startLocalStack(
-    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_QUEUE_VISIBILITY_MS: '100' }),
+    testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_QUEUE_VISIBILITY_MS: '100' }),
   );
   // Locally every function shares one process and Powertools' logger keeps its context on
   // the instance, so a status callback arriving mid-request would lend the request its own

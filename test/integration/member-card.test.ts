@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardGuardKey } from '../../lambdas/adapters/member-cards';
 import { GetCommand } from '../../lambdas/lib/db';
 import { localDb } from '../../local/dynamodb';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { istDay } from '../../rules/ist';
 import { base64url, type CardView } from '../../rules/member-card';
@@ -23,7 +23,7 @@ let admin = '';
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   stack = await startLocalStack(
-    localConfigSchema.parse({
+    testStackConfig({
       LOCAL_PERSISTENCE: 'memory',
       LOCAL_WEB: 'false',
       LOCAL_QUEUE_VISIBILITY_MS: '100',

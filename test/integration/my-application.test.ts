@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationIdOf, applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
 import { cardGuardKey } from '../../lambdas/adapters/member-cards';
 import { DeleteCommand, GetCommand, QueryCommand, ScanCommand } from '../../lambdas/lib/db';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { localDb } from '../../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { TERMS_VERSION } from '../../rules/application-values';
@@ -23,7 +23,7 @@ let admin = '';
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   stack = await startLocalStack(
-    localConfigSchema.parse({
+    testStackConfig({
       LOCAL_PERSISTENCE: 'memory',
       LOCAL_WEB: 'false',
       LOCAL_QUEUE_VISIBILITY_MS: '100',
@@ -166,14 +166,16 @@ describe('my application', () => {
     const left = await applicationsLeft();
     expect(left).not.toContain(state.id);
     await expect
-      .poll(async () => JSON.parse((await staff('GET', '/api/admin/stats')).text).total as number, { timeout: 20_000 })
+      .poll(async () => (JSON.parse((await staff('GET', '/api/admin/stats')).text) as { total: number }).total, {
+        timeout: 20_000,
+      })
       .toBe(left.length);
     const started = await staff('POST', '/api/admin/exports', { filters: {} });
     expect(JSON.parse(started.text)).toMatchObject({ total: left.length });
     const listed = JSON.parse(
       (await staff('POST', '/api/admin/applications/search', { filters: {}, pageSize: 100 })).text,
-    );
-    expect((listed.items as { id: string }[]).map((row) => row.id).sort()).toEqual([...left].sort());
+    ) as { items: { id: string }[] };
+    expect(listed.items.map((row) => row.id).sort()).toEqual([...left].sort());
 
     // A second tap finds nothing; the same number applies again.
     expect((await withdraw(state.token)).body.error?.code).toBe('NO_APPLICATION');

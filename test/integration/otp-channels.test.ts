@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { goodCaptcha, post, uniqueMobile } from '../support/public-flow';
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
   process.env.WHATSAPP_TIMEOUT_MS = '500';
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   stack = await startLocalStack(
-    localConfigSchema.parse({
+    testStackConfig({
       LOCAL_PERSISTENCE: 'memory',
       LOCAL_WEB: 'false',
       LOCAL_OTP_CHANNELS: 'whatsapp-then-sms',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { goodCaptcha, post, submitBody, uniqueMobile } from '../support/public-flow';
 
@@ -10,7 +10,7 @@ let stack: LocalStack;
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   stack = await startLocalStack(
-    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'sms' }),
+    testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'sms' }),
   );
 }, 60_000);
 afterAll(() => stack?.stop());

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiFunctionTimeoutSeconds } from '../../lib/functions';
 import { ANSWER_MARGIN_MS } from '../../lambdas/lib/time-budget';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { goodCaptcha, post, uniqueMobile } from '../support/public-flow';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   process.env.SMS_TIMEOUT_MS = '8000';
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   stack = await startLocalStack(
-    localConfigSchema.parse({
+    testStackConfig({
       LOCAL_PERSISTENCE: 'memory',
       LOCAL_WEB: 'false',
       LOCAL_OTP_CHANNELS: 'whatsapp-then-sms',

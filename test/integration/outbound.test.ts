@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSHandler, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { makeReviewStore } from '../../lambdas/adapters/review';
 import { localDb, localDynamoClient } from '../../local/dynamodb';
 import { localLambdaContext } from '../../local/queue';
@@ -23,7 +23,7 @@ beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   stack = await startLocalStack(
     // A 100 ms first retry delay: five receives (the redrive policy) take about 1.5 s.
-    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_QUEUE_VISIBILITY_MS: '100' }),
+    testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_QUEUE_VISIBILITY_MS: '100' }),
   );
   sqs = new SQSClient({
     region: 'ap-south-1',

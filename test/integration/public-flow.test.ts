@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { localDynamoClient } from '../../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { type ApiResult, goodCaptcha, post, submitBody, uniqueMobile } from '../support/public-flow';
@@ -15,7 +15,7 @@ beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   // WhatsApp alone, as the flow first was: test/integration/otp-channels.test.ts covers SMS and the fallback.
   stack = await startLocalStack(
-    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'whatsapp' }),
+    testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'whatsapp' }),
   );
   api = stack.apiUrl;
 }, 60_000);

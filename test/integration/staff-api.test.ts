@@ -3,7 +3,7 @@ import { GetCommand, QueryCommand } from '../../lambdas/lib/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDocumentClient } from '../../lambdas/lib/dynamo';
 import { ensureStaffUser } from '../../local/cognito';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { importApplications, type CsvRow } from '../../ops/import';
 import { istDay } from '../../rules/ist';
@@ -51,7 +51,7 @@ async function* rows(): AsyncGenerator<CsvRow> {
 
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-  stack = await startLocalStack(localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
+  stack = await startLocalStack(testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false' }));
   const client = db();
   const summary = await importApplications({ db: client, tableName: stack.tableNames.applications, rows: rows() });
   expect(summary.imported).toBe(60);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ScanCommand } from '../../lambdas/lib/db';
 import { localDb } from '../../local/dynamodb';
-import { localConfigSchema } from '../../local/config';
+import { testStackConfig } from '../support/test-stack';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { goodCaptcha, uniqueMobile } from '../support/public-flow';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   // A tiny per-address limit, so that one viewer meets it; the stack does not set this variable.
   process.env.OTP_MAX_PER_IP_PER_HOUR = '2';
   stack = await startLocalStack(
-    localConfigSchema.parse({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'whatsapp' }),
+    testStackConfig({ LOCAL_PERSISTENCE: 'memory', LOCAL_WEB: 'false', LOCAL_OTP_CHANNELS: 'whatsapp' }),
   );
 }, 60_000);
 afterAll(async () => {
