@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startDynamoDbLocal } from '../../local/dynamodb';
+import { freePort } from '../../local/ports';
 import { artifactsDir, startStackProcess } from './local-stack-process';
 
 /** Where the browser tier's build of the SPA goes (served by every stack the tier starts). */
@@ -12,7 +14,8 @@ const webDist = join(artifactsDir, 'web-dist');
 // browser context included, which on two cores made the tier several times slower.
 // Everything the stack prints goes to .test-artifacts/e2e-stack.log (tests scan it). Files
 // that need a stack with other settings start their own the same way
-// (./local-stack-process), and inherit LOCAL_WEB_DIST from this process.
+// (./local-stack-process), and inherit LOCAL_WEB_DIST and LOCAL_DYNAMODB_ENDPOINT (one
+// DynamoDB Local for the tier: a JVM each was about 8 s of a loaded core) from this process.
 export default async function setup(project: TestProject) {
   const { build } = await import('vite');
   await build({
@@ -21,12 +24,18 @@ export default async function setup(project: TestProject) {
     build: { outDir: webDist, emptyOutDir: true },
   });
   process.env.LOCAL_WEB_DIST = webDist;
+  // One DynamoDB Local for every stack of the tier (each makes its own tables in it).
+  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  process.env.LOCAL_DYNAMODB_ENDPOINT = dynamo.endpoint;
   const stack = await startStackProcess('e2e-stack');
   project.provide('appUrl', stack.url);
   project.provide('stackLogFile', join(artifactsDir, 'e2e-stack.log'));
   // Operator commands (npm run staff / import) find the stack through ${dataDir}/endpoints.json.
   project.provide('localDataDir', stack.dataDir);
-  return () => stack.stop();
+  return async () => {
+    await stack.stop();
+    await dynamo.stop();
+  };
 }
 
 declare module 'vitest' {
