@@ -599,7 +599,7 @@ describe.each(['en', 'ta'] as const)('issue 13, the public page, in %s', (langua
   const legal = legalTexts[language];
 
   it(
-    'opens the terms and the privacy policy from the checkbox and the footer without losing the form (item 4)',
+    'opens the terms, the privacy policy and the data notice from the checkbox, and the policy from the footer, without losing the form (item 4)',
     async () => {
       const o = await open(language);
       const { page, s } = o;
@@ -609,14 +609,14 @@ describe.each(['en', 'ta'] as const)('issue 13, the public page, in %s', (langua
         const checkbox = page.getByRole('checkbox');
         const dialog = page.getByRole('dialog');
 
-        for (const [name, title] of [
-          ['terms', s.legal.terms],
-          ['privacy', s.legal.privacy],
-        ] as const) {
-          const link = page
-            .locator('label.checkbox')
-            .getByRole('link')
-            .nth(name === 'terms' ? 0 : 1);
+        for (const [index, [name, title]] of (
+          [
+            ['terms', s.legal.terms],
+            ['privacy', s.legal.privacy],
+            ['notice', s.legal.notice],
+          ] as const
+        ).entries()) {
+          const link = page.locator('label.checkbox').getByRole('link').nth(index);
           expect(await link.getAttribute('href')).toBe(`/${name}`);
           await link.click();
           await dialog.getByRole('heading', { level: 2, name: title }).waitFor();

@@ -1,11 +1,15 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../local/dynamodb';
 import { freePort } from '../../local/ports';
 import { artifactsDir, startStackProcess } from './local-stack-process';
 
-/** Where the browser tier's build of the SPA goes (served by every stack the tier starts). */
-const webDist = join(artifactsDir, 'web-dist');
+/**
+ * Where this run's build of the SPA goes (served by every stack the tier starts): a folder
+ * per run, so that a second run of the tier cannot empty the one a first is serving.
+ */
+const webDist = join(artifactsDir, `web-dist-${process.pid}`);
 
 // The end-to-end tier runs the product as a newcomer does: `npm start`'s own entry point
 // in a child process, on a free port, with its data in a temporary folder, but serving the
@@ -35,6 +39,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stack.stop();
     await dynamo.stop();
+    rmSync(webDist, { recursive: true, force: true });
   };
 }
 

@@ -53,9 +53,9 @@ export const enForm = {
     motivationHint: 'A few sentences are enough.',
     footerNote:
       'Your details are used only to process your membership and are never sold or shared for advertising. Every field not marked optional is required.',
-    // <terms>…</terms> and <privacy>…</privacy> become links that open the texts.
+    // <terms>…</terms>, <privacy>…</privacy> and <notice>…</notice> become links that open the texts.
     terms:
-      'I agree to the <terms>terms and conditions</terms> and the <privacy>privacy policy</privacy>, and I confirm that the information I have given is true and accurate.',
+      'I agree to the <terms>terms and conditions</terms> and the <privacy>privacy policy</privacy>, I have read the <notice>data notice</notice>, and I confirm that the information I have given is true and accurate.',
     submit: 'Submit application',
     submitting: 'Submitting...',
   },

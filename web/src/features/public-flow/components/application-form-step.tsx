@@ -295,7 +295,7 @@ function PlaceAndWorkFields({ form, values }: { form: ApplicationForm; values: F
   );
 }
 
-/** The consent, with links to the terms and the privacy policy. */
+/** The consent, with links to the terms, the privacy policy and the data notice. */
 function TermsField({ form, values }: { form: ApplicationForm; values: FormValues }) {
   return (
     <div className="field">
@@ -311,7 +311,7 @@ function TermsField({ form, values }: { form: ApplicationForm; values: FormValue
         />
         <span>
           {splitTagged(form.t('form.terms')).map((part, index) =>
-            part.tag === 'terms' || part.tag === 'privacy' ? (
+            part.tag === 'terms' || part.tag === 'privacy' || part.tag === 'notice' ? (
               <LegalLink key={index} name={part.tag}>
                 {part.text}
               </LegalLink>
