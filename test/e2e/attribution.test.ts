@@ -18,11 +18,10 @@ import {
   otpFor,
   randomMarker,
   randomMobile,
-  readLocalEndpoints,
-  staffApi,
+  seededAdminApi,
+  type staffApi,
 } from '../support/staff-data';
 import { resetStandIns, webhookDeliveries } from '../support/stand-ins';
-import { signIn } from '../support/tokens';
 
 // Issue 19 end to end, in Chromium against `npm start`: a campaign's link
 // (`/?c=<code>&utm_source=…`) is read on the first view, kept in the tab through a
@@ -34,7 +33,6 @@ import { signIn } from '../support/tokens';
 const appUrl = inject('appUrl');
 /** The public page's strings in Tamil, the language the applicant switches to. */
 const tamil = { ...ta, ...taForm };
-const admin = { email: 'admin@example.com', password: 'Admin-Password-123!' };
 let browser: Browser;
 let api: ReturnType<typeof staffApi>;
 /** A live campaign: the seeded statewide one (local/campaign-seed.ts), or a new one if it is not live today. */
@@ -62,8 +60,7 @@ async function liveCampaign(campaigns: readonly Campaign[], code: string): Promi
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const endpoints = readLocalEndpoints(inject('localDataDir'));
-  api = staffApi(appUrl, await signIn(endpoints.cognitoEndpoint, endpoints.userPoolClientId, admin));
+  api = await seededAdminApi(appUrl, inject('localDataDir'));
   const { body } = await api<{ items: Campaign[] }>('/api/admin/campaigns');
   live = await liveCampaign(body.items, 'state2');
   paused = body.items.find((c) => c.code === 'paused')!;

@@ -267,9 +267,30 @@ describe('the member card', () => {
         const { context, page } = await openPage(language, width);
         await openCard(page, language);
         expect(await hasHorizontalOverflow(page), `card ${language} ${width}`).toBe(false);
+        // Large enough for a steward's camera: the signed token makes a dense code.
+        const qr = await page.locator('.member-card-qr').boundingBox();
+        expect(qr?.width, `QR code at ${width}`).toBeGreaterThanOrEqual(width === 'phone' ? 220 : 240);
         await screenshot(page, `member-card-${language}-${viewports[width].width}`);
         await context.close();
       }
+    }
+  });
+
+  it('turns every label at once when the language is switched on the card', async () => {
+    const { context, page } = await openPage('ta');
+    try {
+      await openCard(page, 'ta');
+      await page.getByRole('button', { name: 'English', exact: true }).click();
+      const card = page.getByTestId('member-card');
+      await card.getByText(cardEn.card.memberNumber, { exact: true }).waitFor();
+      for (const label of [cardEn.card.district, cardEn.card.memberSince])
+        expect(await card.getByText(label, { exact: true }).count(), label).toBe(1);
+      expect(await page.getByRole('heading', { name: cardEn.card.saveHeading }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: cardEn.card.png, exact: true }).count()).toBe(1);
+      for (const label of [cardTa.card.memberNumber, cardTa.card.saveHeading, cardTa.card.png])
+        expect(await page.getByText(label, { exact: true }).count(), label).toBe(0);
+    } finally {
+      await context.close();
     }
   });
 });

@@ -25,11 +25,10 @@ import {
   applyThroughPublicFlow,
   randomMarker,
   randomMobile,
-  readLocalEndpoints,
-  staffApi,
+  seededAdminApi,
+  type staffApi,
 } from '../support/staff-data';
 import { webhookDeliveries } from '../support/stand-ins';
-import { signIn } from '../support/tokens';
 
 // Issue 21's "My application" in Chromium against `npm start`, on a 360 px phone: a
 // registered applicant proves their number with the code, sees what is held about them in
@@ -48,12 +47,7 @@ let staff: ReturnType<typeof staffApi>;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const endpoints = readLocalEndpoints(inject('localDataDir'));
-  const token = await signIn(endpoints.cognitoEndpoint, endpoints.userPoolClientId, {
-    email: 'admin@example.com',
-    password: 'Admin-Password-123!',
-  });
-  staff = staffApi(appUrl, token);
+  staff = await seededAdminApi(appUrl, inject('localDataDir'));
 });
 
 afterAll(async () => {

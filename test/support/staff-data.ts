@@ -6,6 +6,7 @@ import { localDb } from '../../local/dynamodb';
 import { type CsvRow, importApplications } from '../../ops/import';
 import { localEndpointsSchema, type LocalEndpoints } from '../../ops/target';
 import { goodCaptcha, post, submitBody } from './public-flow';
+import { signIn } from './tokens';
 
 // Data for the staff-area tests, made the ways the product makes it: applicants through
 // the public flow over HTTP, and volume through the import command's core.
@@ -97,4 +98,13 @@ export function staffApi(appUrl: string, token: string) {
     });
     return { status: response.status, body: (await response.json()) as T };
   };
+}
+
+/** The admin `npm start` seeds (README "Local mode"). */
+export const seededAdmin = { email: 'admin@example.com', password: 'Admin-Password-123!' } as const;
+
+/** The staff API as the seeded admin of the stack whose data is in `dataDir`. */
+export async function seededAdminApi(appUrl: string, dataDir: string): Promise<ReturnType<typeof staffApi>> {
+  const endpoints = readLocalEndpoints(dataDir);
+  return staffApi(appUrl, await signIn(endpoints.cognitoEndpoint, endpoints.userPoolClientId, seededAdmin));
 }

@@ -13,3 +13,21 @@ export function wrapWords(context: CanvasRenderingContext2D, text: string, width
   }
   return out;
 }
+
+/** A white canvas of `width` × `height` points at `scale` pixels a point, ink set to `ink` (the poster's and the PDF copy's pages). */
+export function whitePage(
+  width: number,
+  height: number,
+  scale: number,
+  ink: string,
+): { canvas: HTMLCanvasElement; context: CanvasRenderingContext2D } {
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no 2d canvas');
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = ink;
+  return { canvas, context };
+}

@@ -1,4 +1,4 @@
-import { wrapWords } from '../../../lib/canvas-text';
+import { whitePage, wrapWords } from '../../../lib/canvas-text';
 import { CANVAS_TAMIL_FAMILY, loadCanvasTamilFonts } from '../../../lib/tamil-canvas-font';
 import type { Section } from './my-application-rows';
 
@@ -66,17 +66,7 @@ function lines(context: CanvasRenderingContext2D, title: string, madeOn: string,
   return out;
 }
 
-function blankPage(): { canvas: HTMLCanvasElement; context: CanvasRenderingContext2D } {
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.round(A4.width * SCALE);
-  canvas.height = Math.round(A4.height * SCALE);
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('no 2d canvas');
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.fillStyle = '#1c1917';
-  return { canvas, context };
-}
+const blankPage = () => whitePage(A4.width, A4.height, SCALE, '#1c1917');
 
 /** The lines laid out on as many A4 canvases as they need. */
 async function drawPages(title: string, madeOn: string, sections: readonly Section[]): Promise<HTMLCanvasElement[]> {

@@ -1,4 +1,4 @@
-import { wrapWords } from '../../../lib/canvas-text';
+import { whitePage, wrapWords } from '../../../lib/canvas-text';
 import { CANVAS_TAMIL_FAMILY, loadCanvasTamilFonts } from '../../../lib/tamil-canvas-font';
 import { onePagePdf } from './pdf-writer';
 import { darkRuns, QR_MARGIN, type QrMatrix } from '../../../lib/qr';
@@ -92,14 +92,7 @@ function drawLines(context: CanvasRenderingContext2D, lines: Line[], top: number
 /** The poster's text on a white A4 canvas at 300 dpi, and where the code goes (points, from the top left). */
 export async function drawPoster(parts: PosterParts) {
   await loadPosterFonts();
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.round(A4.width * SCALE);
-  canvas.height = Math.round(A4.height * SCALE);
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('no 2d canvas');
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.fillStyle = '#000';
+  const { canvas, context } = whitePage(A4.width, A4.height, SCALE, '#000');
   context.textAlign = 'center';
   const { above, below, qrSize } = layout(context, parts);
   const qrTop = drawLines(context, above, MARGIN) + 12;
