@@ -69,7 +69,6 @@ export const meEn = {
     working: 'Withdrawing…',
     failed: 'Could not withdraw your application. Please try again.',
     done: 'Your application has been withdrawn and your details erased.',
-    doneMessage: 'We are sending a confirmation to your mobile number.',
     home: 'Go to the home page',
   },
 };

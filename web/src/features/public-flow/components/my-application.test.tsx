@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MyApplication as Data } from '../../../../../rules/my-application';
 import { jsonResponse, renderWithI18n } from '../../../testing/render';
 import { readFlow, writeFlow, registeredSnapshot } from '../utils/flow-storage';
-import { MyApplication } from './my-application';
+import { MyApplication, Withdrawn } from './my-application';
 
 // "My application" on the already-registered screen: everything the server answers is
 // shown in the page's language, the switch changes it all at once, and the withdrawal asks
@@ -51,11 +51,11 @@ afterEach(() => {
 
 async function openPanel(language: 'en' | 'ta') {
   api.mockResolvedValueOnce(jsonResponse(200, data));
-  const onHome = vi.fn();
-  const rendered = renderWithI18n(<MyApplication verification={verification} onHome={onHome} />, language);
+  const onWithdrawn = vi.fn();
+  const rendered = renderWithI18n(<MyApplication verification={verification} onWithdrawn={onWithdrawn} />, language);
   await userEvent.click(screen.getByRole('button', { name: language === 'en' ? 'My application' : 'எனது விண்ணப்பம்' }));
   await screen.findByRole('heading', { level: 2 });
-  return { ...rendered, onHome };
+  return { ...rendered, onWithdrawn };
 }
 
 const valueOf = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
@@ -93,20 +93,26 @@ describe('My application', () => {
     expect(document.body.textContent).not.toMatch(/[\u0B80-\u0BFF]/);
   });
 
-  it('withdraws after one confirmation, forgets the flow, and offers the home page', async () => {
+  it('withdraws after one confirmation, forgets the flow, and gives way to the confirmation', async () => {
     writeFlow({ ...registeredSnapshot, verification });
-    const { onHome } = await openPanel('en');
+    const { onWithdrawn } = await openPanel('en');
     await userEvent.click(screen.getByRole('button', { name: 'Withdraw my application' }));
     expect(api).toHaveBeenCalledTimes(1); // Nothing sent before the confirmation.
     const confirm = screen.getByRole('group', { name: 'Withdraw and erase everything?' });
     api.mockResolvedValueOnce(jsonResponse(200, { erased: data.application.id }));
     await userEvent.click(within(confirm).getByRole('button', { name: 'Yes, withdraw and erase' }));
-    expect((await screen.findByRole('status')).textContent).toContain('Your application has been withdrawn');
+    await vi.waitFor(() => expect(onWithdrawn).toHaveBeenCalled());
     const [url, init] = api.mock.calls[1]!;
     expect(url).toBe('/api/me/withdraw');
     expect(init?.body).toBe(JSON.stringify({ verificationToken: 'verification-token' }));
     expect(readFlow().snapshot.step).toBe('mobile');
-    await userEvent.click(screen.getByRole('button', { name: 'Go to the home page' }));
+  });
+
+  it('says the withdrawal is done in place of the step, and offers the home page', async () => {
+    const onHome = vi.fn();
+    renderWithI18n(<Withdrawn onHome={onHome} />, 'ta');
+    expect(screen.getByRole('status').textContent).toBe('உங்கள் விண்ணப்பம் திரும்பப் பெறப்பட்டது; உங்கள் விவரங்கள் அழிக்கப்பட்டன.');
+    await userEvent.click(screen.getByRole('button', { name: 'முகப்புப் பக்கத்துக்குச் செல்லவும்' }));
     expect(onHome).toHaveBeenCalled();
   });
 
@@ -123,7 +129,7 @@ describe('My application', () => {
 
   it('says an expired verification in the page language instead of the panel', async () => {
     api.mockResolvedValueOnce(jsonResponse(401, { error: { code: 'VERIFICATION_REQUIRED', message: 'x' } }));
-    renderWithI18n(<MyApplication verification={verification} onHome={() => undefined} />);
+    renderWithI18n(<MyApplication verification={verification} onWithdrawn={() => undefined} />);
     await userEvent.click(screen.getByRole('button', { name: 'My application' }));
     expect((await screen.findByRole('alert')).textContent).toBeTruthy();
     expect(screen.queryByRole('heading', { level: 2 })).toBeNull();

@@ -20,13 +20,19 @@ type State = { kind: 'closed' } | { kind: 'loading' } | { kind: 'failed'; code: 
  * application (no staff names), the messages sent and their delivery, the card; a copy as
  * data or PDF; and the withdrawal, one confirmation away.
  */
-export function MyApplication({ verification, onHome }: { verification: Verification; onHome: () => void }) {
+export function MyApplication({
+  verification,
+  onWithdrawn,
+}: {
+  verification: Verification;
+  /** The application is gone: the registered step gives way to the confirmation. */
+  onWithdrawn: () => void;
+}) {
   const { t, i18n } = useTranslation();
   // Both languages' strings travel in this chunk: the language switch changes everything at once.
   useState(() => addMeTranslations(i18n));
   const { t: me } = useTranslation('me');
   const [state, setState] = useState<State>({ kind: 'closed' });
-  const [withdrawn, setWithdrawn] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (state.kind === 'open') headingRef.current?.focus();
@@ -41,18 +47,6 @@ export function MyApplication({ verification, onHome }: { verification: Verifica
     }
   };
 
-  if (withdrawn) {
-    return (
-      <section className="my-application" aria-live="polite">
-        <p className="alert alert-success" role="status">
-          {me('withdraw.done')} {me('withdraw.doneMessage')}
-        </p>
-        <button type="button" className="button button-primary" onClick={onHome}>
-          {me('withdraw.home')}
-        </button>
-      </section>
-    );
-  }
   if (state.kind !== 'open') {
     return (
       <>
@@ -102,7 +96,26 @@ export function MyApplication({ verification, onHome }: { verification: Verifica
         </section>
       )}
       <MyApplicationCopy data={state.data} sections={sections} />
-      <Withdrawal verification={verification} onWithdrawn={() => setWithdrawn(true)} />
+      <Withdrawal verification={verification} onWithdrawn={onWithdrawn} />
     </section>
+  );
+}
+
+/** After the withdrawal, in place of the whole step: nothing of the application is left to show. */
+export function Withdrawn({ onHome }: { onHome: () => void }) {
+  const { i18n } = useTranslation();
+  useState(() => addMeTranslations(i18n));
+  const { t: me } = useTranslation('me');
+  const headingRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <div className="step">
+      <p className="alert alert-success" role="status" tabIndex={-1} ref={headingRef}>
+        {me('withdraw.done')}
+      </p>
+      <button type="button" className="button button-primary" onClick={onHome}>
+        {me('withdraw.home')}
+      </button>
+    </div>
   );
 }

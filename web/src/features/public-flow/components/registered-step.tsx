@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Spinner } from '../../../components/spinner';
 import { useTranslation } from '../../../i18n/use-translation';
 import type { Verification } from '../utils/flow-storage';
@@ -6,6 +6,7 @@ import { FailureMessage } from './failure-message';
 import { GetMyCard } from './get-my-card';
 
 const MyApplication = lazy(async () => ({ default: (await import('./my-application')).MyApplication }));
+const Withdrawn = lazy(async () => ({ default: (await import('./my-application')).Withdrawn }));
 
 /**
  * The right code from a number that has applied: "already registered", said only now
@@ -24,6 +25,13 @@ export function RegisteredStep({
   onChangeNumber: () => void;
 }) {
   const { t } = useTranslation();
+  const [withdrawn, setWithdrawn] = useState(false);
+  if (withdrawn)
+    return (
+      <Suspense fallback={<Spinner label={t('shell.loading')} />}>
+        <Withdrawn onHome={onChangeNumber} />
+      </Suspense>
+    );
   return (
     <div className="step registered">
       <FailureMessage failure={{ code: 'ALREADY_REGISTERED' }} />
@@ -31,7 +39,7 @@ export function RegisteredStep({
         <>
           <GetMyCard verification={verification} />
           <Suspense fallback={<Spinner label={t('shell.loading')} />}>
-            <MyApplication verification={verification} onHome={onChangeNumber} />
+            <MyApplication verification={verification} onWithdrawn={() => setWithdrawn(true)} />
           </Suspense>
         </>
       )}
