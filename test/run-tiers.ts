@@ -6,7 +6,7 @@
 //    waiting on pages. Two processes keep each tier's files one at a time, as they were
 //    written to run (each tier has its own servers on free ports), and overlap the
 //    browser's waits with the rest.
-// 2. The heaviest files alone, after both: integration files that feed thousands of
+// 2. The heaviest files alone, after both, each integration file in its own process: files that feed thousands of
 //    applications through the stream or hundreds of concurrent approvals through
 //    DynamoDB Local, and two browser files that rasterise a PDF or wait on the search
 //    index. Beside the other process on two cores they took two to three times as long
@@ -45,8 +45,15 @@ const sideBySide: readonly Group[] = [
     args: ['--project', 'unit', '--project', 'integration', '--project', 'infra', ...excluding(quietFiles.integration)],
   },
 ];
+// Each heavy integration file in a vitest of its own, so with a DynamoDB Local of its own:
+// in one process the data of the files before it stayed in the tier's server, and the last
+// file ran several times slower (2026-11-28: member-numbers' 500 approvals took 29 s first
+// and timed out last, after 60,000 items of the others).
 const alone: readonly Group[] = [
-  { label: 'quiet', args: ['--project', 'integration', ...quietFiles.integration] },
+  ...quietFiles.integration.map((file) => ({
+    label: `quiet ${file.replace(/^.*\//, '').replace(/\.test\.ts$/, '')}`,
+    args: ['--project', 'integration', file],
+  })),
   { label: 'quiet-e2e', args: ['--project', 'e2e', ...quietFiles.e2e] },
 ];
 

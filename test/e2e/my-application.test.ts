@@ -202,6 +202,9 @@ describe.each(['ta', 'en'] as const)('My application in %s', (language) => {
       await page.getByRole('button', { name: s.me.withdraw.button, exact: true }).click();
       await page.getByRole('button', { name: s.me.withdraw.confirm, exact: true }).click();
       await page.getByRole('status').filter({ hasText: s.me.withdraw.done }).waitFor();
+      // The confirmation replaces the step: no "already registered" above it, no card offer.
+      expect(await page.getByText(en.errors.ALREADY_REGISTERED, { exact: true }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: s.myCard.get, exact: true }).count()).toBe(0);
       await screenshot(page, `my-application-${language}-withdrawn-360`);
       expect(await hasHorizontalOverflow(page)).toBe(false);
       await page.reload();
