@@ -73,13 +73,18 @@ interface OutboxMessage {
   readonly code?: string;
 }
 
-/** The newest code sent to the number other than `notCode` (the one it applied with). */
+/** The newest code the outbox holds for the number (the outbox lists newest first). */
+async function latestCode(mobile: string): Promise<string | undefined> {
+  const outbox = (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
+  return outbox.find((m) => m.kind === 'otp' && m.to.replace(/^\+/, '') === `91${mobile}`)?.code;
+}
+
+/** The newest code sent to the number other than `notCode`, waiting for it to arrive. */
 async function newCode(mobile: string, notCode: string): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
-      const outbox = (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
-      code = outbox.find((m) => m.kind === 'otp' && m.to.replace(/^\+/, '') === `91${mobile}`)?.code;
+      code = await latestCode(mobile);
       return code !== undefined && code !== notCode;
     })
     .toBe(true);
@@ -95,7 +100,7 @@ async function setClockOffset(offsetMs: number): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-/** The code step as a visitor does it, a minute after the code the number applied with. */
+/** The code step as a visitor does it, a minute after the code the number applied with; answers the code used. */
 async function proveNumber(page: Page, language: Language, mobile: string, appliedWith: string) {
   const s = texts[language];
   await page.getByLabel(s.step1.mobileLabel, { exact: true }).fill(mobile);
@@ -108,8 +113,10 @@ async function proveNumber(page: Page, language: Language, mobile: string, appli
   } finally {
     await setClockOffset(0);
   }
-  await page.getByLabel(s.step1.otpLabel, { exact: true }).fill(await newCode(mobile, appliedWith));
+  const code = await newCode(mobile, appliedWith);
+  await page.getByLabel(s.step1.otpLabel, { exact: true }).fill(code);
   await page.getByRole('button', { name: s.step1.verify, exact: true }).click();
+  return code;
 }
 
 async function download(page: Page, name: string): Promise<string> {
@@ -156,12 +163,11 @@ describe.each(['ta', 'en'] as const)('My application in %s', (language) => {
       revenue_district: 'Salem',
       assembly_constituency: 'Attur',
     });
-    const outbox = (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
-    const appliedWith = outbox.find((m) => m.kind === 'otp' && m.to.replace(/^\+/, '') === `91${mobile}`)?.code ?? '';
-
+    const appliedWith = (await latestCode(mobile)) ?? '';
     // The staff list and an export find them (the search index has caught up) before the withdrawal.
     await expect.poll(() => searched(marker), { timeout: 20_000 }).toEqual({ ids: [id], exported: 1 });
 
+    let usedInBrowser = '';
     const context = await browser.newContext({ viewport: viewports.phone, acceptDownloads: true, locale: 'en-US' });
     await context.addInitScript((lang) => {
       if (!localStorage.getItem('app_language')) localStorage.setItem('app_language', lang);
@@ -169,7 +175,7 @@ describe.each(['ta', 'en'] as const)('My application in %s', (language) => {
     const page = await context.newPage();
     try {
       await page.goto(appUrl);
-      await proveNumber(page, language, mobile, appliedWith);
+      usedInBrowser = await proveNumber(page, language, mobile, appliedWith);
       await page.getByRole('button', { name: s.me.open, exact: true }).click();
       const panel = page.getByRole('region', { name: s.me.title });
       await panel.getByRole('heading', { level: 2, name: s.me.title }).waitFor();
@@ -233,9 +239,7 @@ describe.each(['ta', 'en'] as const)('My application in %s', (language) => {
     } finally {
       await setClockOffset(0);
     }
-    const last = (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
-    const code = last.find((m) => m.kind === 'otp' && m.to.replace(/^\+/, '') === `91${mobile}`)?.code ?? '';
-    const verified = await post(appUrl, '/api/otp/verify', { mobile, code });
+    const verified = await post(appUrl, '/api/otp/verify', { mobile, code: await newCode(mobile, usedInBrowser) });
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     const again = await post(appUrl, '/api/applications', submitBody(String(verified.body.verificationToken)));
     expect(again.status).toBe(201);

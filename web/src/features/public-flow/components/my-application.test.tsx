@@ -3,6 +3,7 @@ import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MyApplication as Data } from '../../../../../rules/my-application';
+import { en } from '../../../i18n/en';
 import { jsonResponse, renderWithI18n } from '../../../testing/render';
 import { readFlow, writeFlow, registeredSnapshot } from '../utils/flow-storage';
 import { MyApplication, Withdrawn } from './my-application';
@@ -131,7 +132,7 @@ describe('My application', () => {
     api.mockResolvedValueOnce(jsonResponse(401, { error: { code: 'VERIFICATION_REQUIRED', message: 'x' } }));
     renderWithI18n(<MyApplication verification={verification} onWithdrawn={() => undefined} />);
     await userEvent.click(screen.getByRole('button', { name: 'My application' }));
-    expect((await screen.findByRole('alert')).textContent).toBeTruthy();
+    expect((await screen.findByRole('alert')).textContent).toBe(en.errors.VERIFICATION_REQUIRED);
     expect(screen.queryByRole('heading', { level: 2 })).toBeNull();
   });
 });
