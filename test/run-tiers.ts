@@ -13,9 +13,11 @@
 //    as alone and ran out of their time limits (2026-11-28's full run); alone they pass
 //    in a few minutes each.
 //
-// A failure in any fails the run; every phase always runs.
+// A failure in any fails the run; every phase always runs. Each failing group's failures are
+// printed again at the very end: CI shows only the tail of the log.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 
 /** The heavy files of phase 2 (paths from the repository's root), by project. */
 const quietFiles = {
@@ -57,17 +59,38 @@ const alone: readonly Group[] = [
   { label: 'quiet-e2e', args: ['--project', 'e2e', ...quietFiles.e2e] },
 ];
 
+/** What each group printed of its failures: the tail of CI's log shows only the end. */
+const failures = new Map<string, string[]>();
+
+// Vitest prints its failures between a "Failed Tests" (or "Unhandled Errors") rule and
+// the summary; a FAIL or × line elsewhere names the test too.
+function failureCollector(label: string): (line: string) => void {
+  const kept: string[] = [];
+  failures.set(label, kept);
+  let inSection = false;
+  return (line) => {
+    const plain = stripVTControlCharacters(line);
+    if (/⎯{3,} (Failed Tests|Unhandled Errors?|Failed Suites)/.test(plain)) inSection = true;
+    if (/^\s*Test Files /.test(plain)) inSection = false;
+    if ((inSection || /^\s*(FAIL|×)\s/.test(plain)) && kept.length < 120 && plain.trim()) kept.push(plain);
+  };
+}
+
 function run({ label, args }: Group): Promise<number> {
   const child = spawn('npx', ['vitest', 'run', ...args, ...process.argv.slice(2)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: process.env,
   });
+  const collect = failureCollector(label);
   // Each line says which process wrote it: the two reports interleave.
   for (const [stream, out] of [
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
   ] as const) {
-    createInterface({ input: stream }).on('line', (line) => out.write(`[${label}] ${line}\n`));
+    createInterface({ input: stream }).on('line', (line) => {
+      collect(line);
+      out.write(`[${label}] ${line}\n`);
+    });
   }
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
@@ -77,6 +100,9 @@ const minutes = () => ((Date.now() - started) / 60_000).toFixed(1);
 const codes = await Promise.all(sideBySide.map(run));
 process.stdout.write(`side by side took ${minutes()} min\n`);
 for (const group of alone) codes.push(await run(group));
-[...sideBySide, ...alone].forEach((group, i) => process.stdout.write(`${group.label}: exit ${codes[i]}\n`));
+[...sideBySide, ...alone].forEach((group, i) => {
+  process.stdout.write(`${group.label}: exit ${codes[i]}\n`);
+  if (codes[i] !== 0) for (const line of failures.get(group.label) ?? []) process.stdout.write(`  ${line}\n`);
+});
 process.stdout.write(`tiers took ${minutes()} min\n`);
 process.exit(codes.some((code) => code !== 0) ? 1 : 0);
