@@ -1,6 +1,7 @@
 // The HTTP API's routes, once: the CDK API construct and the local adapter both read
 // this table, so a route cannot exist in one and not the other. Plain data.
 
+import { applicantRoutes } from './api-routes-applicant';
 import type { FunctionSecret, TableGrant } from './functions';
 
 type RouteAccess = 'public' | 'staff';
@@ -198,38 +199,7 @@ export const routes: readonly RouteDefinition[] = [
     tables: [{ table: 'applications', access: 'read', items: ['PHONE#*', 'APP#*'] }],
     secrets: ['signingKey', 'cardKey'],
   },
-  {
-    // "My application" (issue 21): the verification (read, not spent) names the number's
-    // application; answered whole, with its audit's status changes and its notices.
-    method: 'POST',
-    path: '/api/me',
-    handler: 'my-application',
-    access: 'public',
-    caller: 'visitor',
-    tables: [
-      { table: 'applications', access: 'read', items: ['PHONE#*', 'APP#*'] },
-      // Its status changes: a Query of its own trail's partition.
-      { table: 'audit', access: 'read', items: ['APP#*'], itemActions: ['dynamodb:Query'] },
-      { table: 'deliveries', access: 'read', items: ['NOTICE#*', 'MSG#*'] },
-    ],
-    secrets: ['signingKey', 'cardKey'],
-  },
-  {
-    // The applicant's withdrawal (issue 21): the staff erasure's writes, and its audit entry.
-    method: 'POST',
-    path: '/api/me/withdraw',
-    handler: 'my-withdraw',
-    access: 'public',
-    caller: 'visitor',
-    tables: [
-      // Read, then deleted: the application, its number's guard and its card's (no other write).
-      { table: 'applications', access: 'read', items: ['PHONE#*', 'APP#*', 'CARD#*'], itemActions: ['dynamodb:DeleteItem'] },
-      // The erasures' record: who (the applicant), which id, when.
-      { table: 'audit', access: 'write', items: ['ERASURES'] },
-    ],
-    // The verification's key only: the withdrawal makes no card link.
-    secrets: ['signingKey'],
-  },
+  ...applicantRoutes,
   {
     // The verification page's online check: `{ valid }` only.
     method: 'POST',
