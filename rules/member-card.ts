@@ -29,8 +29,14 @@ export const CARD_SERIAL_LENGTH = 16;
 const serialPattern = /^[abcdefghjkmnpqrstuvwxyz23456789]{16}$/;
 export const isCardSerial = (value: unknown): value is string => typeof value === 'string' && serialPattern.test(value);
 
-/** The link's MAC: 22 base64url characters (the first 16 bytes of an HMAC-SHA-256). */
-const macPattern = /^[A-Za-z0-9_-]{22}$/;
+/**
+ * The link's MAC: 22 base64url characters (the first 16 bytes of an HMAC-SHA-256), in the
+ * one canonical spelling: the last character carries 2 bits of the MAC and 4 zero bits, so
+ * it is one of A, Q, g, w. Another last character decodes to the same 16 bytes (base64
+ * decoders drop the extra bits): a link with a changed last letter still opened the card,
+ * one time in four (the member-card integration test's tampered link, CI 2026-11-28).
+ */
+const macPattern = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 
 /** `<serial>.<mac>`: what follows `#` in a card link. */
 export function parseCardLink(value: unknown): { serial: string; mac: string } | undefined {
