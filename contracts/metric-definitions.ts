@@ -19,7 +19,7 @@ export const metricNames = [
   'OutboundRetried',
   /** An outbound message failed its last receive: the queue moves it to the dead-letter queue (kind dimension). */
   'OutboundDeadLettered',
-  /** A provider accepted a message (channel dimension: whatsapp, sms). Every purpose: OTP, welcome, decision. */
+  /** A provider accepted a message (channel dimension: whatsapp, sms). Every purpose: OTP, welcome, decision, withdrawal. */
   'MessageAccepted',
   /** A provider reported a message delivered (channel dimension). The delivery-rate alarm divides these by MessageAccepted. */
   'MessageDelivered',
@@ -35,6 +35,11 @@ export const metricNames = [
   'OutboundThrottled',
   /** An outbound message that no retry could deliver was dropped on purpose (kind dimension: welcome-tier-full, welcome-undeliverable). */
   'OutboundSkipped',
+  /**
+   * Open grievances due within 7 days or overdue, counted by the daily retention job (a
+   * gauge, issue 21): the `grievances-due` alarm fires at 1.
+   */
+  'GrievancesDueSoon',
 ] as const;
 export type MetricName = (typeof metricNames)[number];
 

@@ -134,7 +134,8 @@ export const tables = {
    * (`MSG#<channel>#<provider message id>`: purpose, status and when each status came,
    * never the number), decision-notice claims (`NOTICE#<application id>#<decision>`), and
    * the unique WhatsApp recipients of the last 24 hours (`WA-RCPT#<keyed hash>` and hourly
-   * `WA-UNIQUE#<hour>` counters). Everything expires.
+   * `WA-UNIQUE#<hour>` counters), and a withdrawal's confirmation (`WITHDRAWN#<application id>`:
+   * the number and language, until sent, a day at most; issue 21). Everything expires.
    */
   deliveries: {
     name: 'deliveries',
@@ -155,6 +156,23 @@ export const tables = {
     partitionKey: S('pk'),
     indexes: [{ indexName: 'by-created', partitionKey: S('list_pk'), sortKey: S('created_at') }],
     envVar: 'TABLE_CAMPAIGNS',
+  },
+  /**
+   * Grievances (issue 21, rules/grievances.ts; lambdas/adapters/grievances.ts): one item
+   * per ticket (`GRIEVANCE#<id>`: the text, the contact number, the answer), never in the
+   * applications table. Two sparse indexes: `by-due` holds the tickets not yet closed
+   * (`queue` = `open` or `answered`, sorted by due date: the staff list and the alarm's
+   * count), `by-closed` the closed ones by when (`closed_list` = `CLOSED`: the retention
+   * job's erasures). Closing a ticket moves it from the one to the other.
+   */
+  grievances: {
+    name: 'grievances',
+    partitionKey: S('pk'),
+    indexes: [
+      { indexName: 'by-due', partitionKey: S('queue'), sortKey: S('due_sort') },
+      { indexName: 'by-closed', partitionKey: S('closed_list'), sortKey: S('closed_at') },
+    ],
+    envVar: 'TABLE_GRIEVANCES',
   },
   /** Powertools idempotency records (its default key and expiry attribute names). */
   idempotency: {

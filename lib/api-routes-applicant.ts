@@ -22,7 +22,22 @@ export const applicantRoutes: readonly RouteDefinition[] = [
     secrets: ['signingKey', 'cardKey'],
   },
   {
-    // The applicant's withdrawal (issue 21): the staff erasure's writes, and its audit entry.
+    // The applicant's correction (issue 21): the changed fields of their own application
+    // (UpdateItem), and an audit entry naming them in its trail.
+    method: 'POST',
+    path: '/api/me/correct',
+    handler: 'my-correct',
+    access: 'public',
+    caller: 'visitor',
+    tables: [
+      { table: 'applications', access: 'read', items: ['PHONE#*', 'APP#*'], itemActions: ['dynamodb:UpdateItem'] },
+      { table: 'audit', access: 'write', items: ['APP#*'] },
+    ],
+    secrets: ['signingKey'],
+  },
+  {
+    // The applicant's withdrawal (issue 21): the staff erasure's writes, its audit entry,
+    // and the item its confirmation message goes from.
     method: 'POST',
     path: '/api/me/withdraw',
     handler: 'my-withdraw',
@@ -38,8 +53,12 @@ export const applicantRoutes: readonly RouteDefinition[] = [
       },
       // The erasures' record: who (the applicant), which id, when.
       { table: 'audit', access: 'write', items: ['ERASURES'] },
+      // The confirmation's number and language for the outbound consumer, a day at most (PutItem only).
+      { table: 'deliveries', access: 'write', items: ['WITHDRAWN#*'] },
     ],
     // The verification's key only: the withdrawal makes no card link.
     secrets: ['signingKey'],
+    // The confirmation message: `{ kind: 'withdrawn', applicationId }`, no number.
+    sendsOutbound: true,
   },
 ];

@@ -2,6 +2,7 @@
 // this table, so a route cannot exist in one and not the other. Plain data.
 
 import { applicantRoutes } from './api-routes-applicant';
+import { grievanceRoutes } from './api-routes-grievances';
 import type { FunctionSecret, TableGrant } from './functions';
 
 type RouteAccess = 'public' | 'staff';
@@ -349,4 +350,6 @@ export const routes: readonly RouteDefinition[] = [
   campaignRoute('GET', '/api/admin/campaigns'),
   campaignRoute('POST', '/api/admin/campaigns'),
   campaignRoute('PATCH', '/api/admin/campaigns/{id}'),
+  // Grievances (issue 21): the public routes that open one and show its answer, and the staff's.
+  ...grievanceRoutes,
 ];

@@ -21,12 +21,13 @@ export interface TableGrant {
   /**
    * With `items`, what else those items allow: `dynamodb:Query` of their partitions (an
    * application's audit trail, issue 21), `dynamodb:DeleteItem` of them (the applicant's
-   * own withdrawal erases their application, its number's guard and its card's).
+   * own withdrawal erases their application, its number's guard and its card's),
+   * `dynamodb:UpdateItem` of them (the applicant's correction of their application).
    */
   readonly itemActions?: readonly ItemAction[];
 }
 
-export type ItemAction = 'dynamodb:Query' | 'dynamodb:DeleteItem';
+export type ItemAction = 'dynamodb:Query' | 'dynamodb:DeleteItem' | 'dynamodb:UpdateItem';
 
 /**
  * The stage's secrets, each its own (lib/constructs/app-secrets.ts) so that a function is
@@ -88,9 +89,11 @@ export const backgroundFunctions = {
       { table: 'idempotency', access: 'readwrite' },
       // Decision-notice claims, accepted messages and the unique WhatsApp recipients.
       { table: 'deliveries', access: 'readwrite' },
+      // A grievance's answer (issue 21): its ticket, and the record that the answer went.
+      { table: 'grievances', access: 'read', items: ['GRIEVANCE#*'], itemActions: ['dynamodb:UpdateItem'] },
     ],
     // Meta's token and the webhook's credentials; the hash key for the unique-recipient count;
-    // the card key for the approval notice's card link (issue 20).
+    // the card key for the approval notice's card link (issue 20) and a grievance answer's link (issue 21).
     secrets: ['provider', 'otpHashKey', 'cardKey'],
     sendsSms: true,
     // Re-queues a message that met a provider's rate limit (without spending its retries).
@@ -126,14 +129,16 @@ export const backgroundFunctions = {
   /**
    * Daily at 00:00 IST (issue 21): erases the rejected applications kept past the stage's
    * retention period, as a staff erasure does (the application, its guards, its trail),
-   * each erasure in the audit table.
+   * each erasure in the audit table; and the closed grievances kept past theirs (the
+   * audit counts them), counting the open ones due within 7 days for their alarm.
    */
   retention: {
     handler: 'retention',
-    description: 'Erases applications kept past their retention period',
+    description: 'Erases applications and grievances kept past their retention period',
     tables: [
       { table: 'applications', access: 'readwrite' },
       { table: 'audit', access: 'readwrite' },
+      { table: 'grievances', access: 'readwrite' },
     ],
     timeoutSeconds: 300,
   },

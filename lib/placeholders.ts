@@ -97,6 +97,17 @@ export function settingsFindings(config: StageConfig): ConfigFinding[] {
     }
   }
 
+  // The withdrawal's confirmation (issue 21): a number WhatsApp cannot reach needs the SMS template.
+  if (config.messaging.withdrawalConfirmations.enabled && sms && usesSms(config) && !sms.templates.withdrawn) {
+    findings.push({
+      id: 'messaging.sms.templates.withdrawn',
+      severity: 'warning',
+      problem: `messaging.sms.templates.withdrawn of ${stage} is not set, while withdrawal confirmations are on.`,
+      why: 'An applicant whose number WhatsApp cannot reach withdraws and gets no confirmation message: it fails at WhatsApp and ends in the dead-letter queue.',
+      fix: `Register the withdrawal confirmation's template on the DLT portal (service-implicit, docs/MESSAGING.md) and put its id and text in messaging.sms.templates.withdrawn for ${stage} in ${stagesFile}, then deploy.`,
+    });
+  }
+
   const contact = config.dataContact;
   if (isPlaceholder(contact.email) || isPlaceholder(contact.name)) {
     findings.push({

@@ -87,6 +87,7 @@ export function rallyLimits(model: RallyModel = rallyModel) {
     return { rateLimit, burstLimit: rateLimit * model.burstFactor };
   };
   const cardLimit: RouteLimit = { rateLimit: 50, burstLimit: 100 };
+  const grievanceLimit: RouteLimit = { rateLimit: 10, burstLimit: 20 };
   const routes = {
     'POST /api/otp/request': limit(peak.codeRequests),
     'POST /api/otp/status': limit(peak.statusPolls),
@@ -101,6 +102,12 @@ export function rallyLimits(model: RallyModel = rallyModel) {
     // "My application" and its withdrawal (issue 21): after a code, as rare as "Get my card".
     'POST /api/me': cardLimit,
     'POST /api/me/withdraw': cardLimit,
+    'POST /api/me/correct': cardLimit,
+    // Grievances (issue 21): a complaint, after a code or with a contact number behind the
+    // captcha, and its answer page; rarer still, and each one a stored text: 10 a second.
+    'POST /api/me/grievances': grievanceLimit,
+    'POST /api/grievances': grievanceLimit,
+    'POST /api/grievances/answer': grievanceLimit,
   } as const satisfies Record<string, RouteLimit>;
   // HTTP APIs apply the stage's default throttle to each route on its own (not to their
   // sum): it must admit the busiest route; staff routes get it too.

@@ -1,6 +1,13 @@
 import * as v from 'valibot';
 import { z } from 'zod';
-import { otpChannelModes, smsTemplatesSchema, whatsappDecisionTemplatesSchema } from '../lambdas/lib/env';
+import {
+  defaultGrievanceAnswerTemplate,
+  defaultWithdrawalTemplate,
+  otpChannelModes,
+  smsTemplatesSchema,
+  whatsappDecisionTemplatesSchema,
+  whatsappNoticeTemplateSchema,
+} from '../lambdas/lib/env';
 import { routes } from './api-routes';
 import { rallyLimits, rallyModel } from './rally-model';
 
@@ -142,6 +149,29 @@ const messagingSchema = z.object({
       whatsappTemplates: checkedBy(whatsappDecisionTemplatesSchema).optional(),
     })
     .prefault({}),
+  /**
+   * The confirmation message after an applicant's own withdrawal (issue 21,
+   * docs/MESSAGING.md): by the stage's channels, as decision notices go; its SMS is
+   * `sms.templates.withdrawn`.
+   */
+  withdrawalConfirmations: z
+    .object({
+      /** Off: the withdrawal keeps no number for it and queues nothing; the page promises no message. */
+      enabled: z.boolean().default(false),
+      /** The WhatsApp utility template, one name approved in both languages (no variable). */
+      whatsappTemplate: checkedBy(whatsappNoticeTemplateSchema).prefault(defaultWithdrawalTemplate),
+    })
+    .prefault({}),
+  /**
+   * A grievance's answer (issue 21, docs/MESSAGING.md): always on (an answer is owed), by
+   * the stage's channels as decision notices go; its SMS is `sms.templates.grievanceAnswer`.
+   */
+  grievanceAnswers: z
+    .object({
+      /** The WhatsApp utility template, approved in both languages: the reference and the answer as its parameters. */
+      whatsappTemplate: checkedBy(whatsappNoticeTemplateSchema).prefault(defaultGrievanceAnswerTemplate),
+    })
+    .prefault({}),
 });
 
 /**
@@ -172,7 +202,13 @@ export const stageConfigSchema = z
      * a rejected application, counted from its rejection, is erased by the daily
      * retention job after this many days. OTPs, rate limits and messages expire on their TTL.
      */
-    retention: z.object({ rejectedApplicationDays: z.number().int().min(1).max(3650).default(365) }).prefault({}),
+    retention: z
+      .object({
+        rejectedApplicationDays: z.number().int().min(1).max(3650).default(365),
+        /** A closed grievance (issue 21), counted from its closing: long enough for a complaint to the Board. */
+        closedGrievanceDays: z.number().int().min(1).max(3650).default(365),
+      })
+      .prefault({}),
     /** Named in the notice shown before the number is sent (web/src/legal/): required, a stage's notice needs one. */
     dataContact: dataContactSchema,
     /** CloudWatch Logs retention of every function and access log, in days. */
@@ -230,6 +266,10 @@ export const stageConfigSchema = z
       /** Code checks per viewer address an hour: generous, as for sends (two checks a send). */
       otpVerifyMaxPerIpPerHour: z.number().int().positive().default(4000),
       verificationTtlSeconds: z.number().int().positive().default(1800),
+      /** Grievances one number may open in any 24 hours, after a code and with the contact form each (issue 21). */
+      grievanceMaxPerDay: z.number().int().positive().default(3),
+      /** Grievances opened without a code from one viewer address in an hour. */
+      grievanceMaxPerIpPerHour: z.number().int().positive().default(60),
     }),
     messaging: messagingSchema.prefault({}),
     whatsapp: z.object({
@@ -312,6 +352,26 @@ export const stageConfigSchema = z
         });
       }
     }
+    // A grievance's answer is always sent: an SMS-only stage needs its template.
+    if (messaging.otpChannels === 'sms' && !messaging.sms?.templates.grievanceAnswer) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messaging', 'sms', 'templates', 'grievanceAnswer'],
+        message: 'an SMS-only stage needs the SMS template of grievance answers (sms.templates.grievanceAnswer)',
+      });
+    }
+    // The WhatsApp template has a default: only an SMS-only stage can lack a channel for it.
+    if (
+      messaging.withdrawalConfirmations.enabled &&
+      messaging.otpChannels === 'sms' &&
+      !messaging.sms?.templates.withdrawn
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messaging', 'withdrawalConfirmations'],
+        message: 'withdrawal confirmations on an SMS-only stage need the SMS template sms.templates.withdrawn',
+      });
+    }
   });
 export type StageConfig = z.infer<typeof stageConfigSchema>;
 type StageConfigInput = z.input<typeof stageConfigSchema>;
@@ -352,6 +412,29 @@ const placeholderDlt = {
       en: {
         templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_REJECTED_EN',
         text: 'Your application to join the student wing was not approved this time, {#var#}.',
+      },
+    },
+    // The withdrawal's confirmation (issue 21): service-implicit, no variable (docs/MESSAGING.md).
+    withdrawn: {
+      en: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_WITHDRAWN_EN',
+        text: "Your application to join the Students' Wing has been withdrawn, as you asked, and your details have been erased. You may apply again at any time. - Students' Wing",
+      },
+      ta: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_WITHDRAWN_TA',
+        text: 'நீங்கள் கேட்டுக்கொண்டபடி, மாணவர் அணியில் சேர நீங்கள் அனுப்பிய விண்ணப்பம் திரும்பப் பெறப்பட்டது; உங்கள் விவரங்கள் நிரந்தரமாக அழிக்கப்பட்டன. எப்போது வேண்டுமானாலும் மீண்டும் விண்ணப்பிக்கலாம். - மாணவர் அணி',
+      },
+    },
+    // A grievance's answer (issue 21): its reference, then the answer page's link (id and
+    // MAC), the site's URL whitelisted on DLT as for the card (docs/MESSAGING.md).
+    grievanceAnswer: {
+      en: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_GRIEVANCE_EN',
+        text: "The Students' Wing has answered your grievance {#var#}. Read the answer: https://PLACEHOLDER_DOMAIN/grievance?#{#var#}.{#var#} - Students' Wing",
+      },
+      ta: {
+        templateId: 'DLT_TEMPLATE_ID_PLACEHOLDER_GRIEVANCE_TA',
+        text: 'உங்கள் குறை {#var#}-க்கு மாணவர் அணி பதிலளித்துள்ளது. பதிலைப் படிக்க: https://PLACEHOLDER_DOMAIN/grievance?#{#var#}.{#var#} - மாணவர் அணி',
       },
     },
   },
@@ -444,9 +527,23 @@ function cardRouteThrottles(rate: number): Record<string, Throttle> {
     'POST /api/card': limit,
     'POST /api/card/mine': limit,
     'POST /api/card/status': limit,
-    // "My application" and its withdrawal (issue 21): each after a code, like "Get my card".
+    // "My application", its withdrawal and its correction (issue 21): each after a code, like "Get my card".
     'POST /api/me': limit,
     'POST /api/me/withdraw': limit,
+    'POST /api/me/correct': limit,
+  };
+}
+
+/**
+ * Grievances' public POST routes (issue 21): one opened after a code, one with a contact
+ * number behind the captcha, and the answer page; each at `rate` a second.
+ */
+function grievanceRouteThrottles(rate: number): Record<string, Throttle> {
+  const limit = { rateLimit: rate, burstLimit: rate * 2 };
+  return {
+    'POST /api/me/grievances': limit,
+    'POST /api/grievances': limit,
+    'POST /api/grievances/answer': limit,
   };
 }
 
@@ -462,6 +559,7 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
       routeThrottles: {
         ...publicRouteThrottles({ otpRequest: 5, otpStatus: 20, otpVerify: 10, submit: 5, webhook: 20 }),
         ...cardRouteThrottles(10),
+        ...grievanceRouteThrottles(5),
       },
     },
     waf: { enabled: false },
@@ -473,6 +571,7 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
       // A new sender id's default rate until a quota increase (docs/CAPACITY.md).
       sms: dltSms(10),
       decisionNotices: { enabled: true, quietPeriodSeconds: 60, whatsappTemplates: decisionTemplates },
+      withdrawalConfirmations: { enabled: true },
     },
   },
   staging: {
@@ -486,6 +585,7 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
       routeThrottles: {
         ...publicRouteThrottles({ otpRequest: 10, otpStatus: 50, otpVerify: 20, submit: 10, webhook: 50 }),
         ...cardRouteThrottles(20),
+        ...grievanceRouteThrottles(5),
       },
     },
     waf: { enabled: false },
@@ -496,6 +596,7 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
       whatsappMessagesPerSecond: 80,
       sms: dltSms(10),
       decisionNotices: { enabled: true, quietPeriodSeconds: 300, whatsappTemplates: decisionTemplates },
+      withdrawalConfirmations: { enabled: true },
     },
   },
   prod: {
@@ -530,6 +631,8 @@ export const stageConfigs: Record<StageName, StageConfigInput> = {
       sms: dltSms(rally.smsPartsPerSecond),
       // On once the decision templates are approved in WhatsApp Manager and DLT (README).
       decisionNotices: { enabled: false, quietPeriodSeconds: 300, whatsappTemplates: decisionTemplates },
+      // On once withdrawal_confirmed is approved in WhatsApp Manager and DLT (README).
+      withdrawalConfirmations: { enabled: false },
     },
   },
 };

@@ -2,6 +2,7 @@ import { requestDeadlineMs } from '../lambdas/lib/time-budget';
 import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -30,6 +31,7 @@ import {
   secretEnvVars,
 } from './functions';
 import type { StageConfig } from './stages';
+import { METRICS_NAMESPACE, type MetricName, stageMetricDimensions } from '../contracts/metric-definitions';
 import { STAFF_USER_POOL_ID_ENV, staffDirectoryActions } from '../contracts/staff-directory';
 import { type TableKey, tables as tableDefinitions } from '../contracts/table-definitions';
 
@@ -87,6 +89,9 @@ function messagingEnvironment(config: StageConfig, smsChannel?: SmsChannel): Rec
     DECISION_NOTICES_ENABLED: String(notices.enabled),
     DECISION_QUIET_SECONDS: String(notices.quietPeriodSeconds),
     WHATSAPP_DECISION_TEMPLATES: notices.whatsappTemplates ? JSON.stringify(notices.whatsappTemplates) : '',
+    WITHDRAWAL_CONFIRMATIONS_ENABLED: String(messaging.withdrawalConfirmations.enabled),
+    WHATSAPP_WITHDRAWAL_TEMPLATE: JSON.stringify(messaging.withdrawalConfirmations.whatsappTemplate),
+    WHATSAPP_GRIEVANCE_TEMPLATE: JSON.stringify(messaging.grievanceAnswers.whatsappTemplate),
   };
 }
 
@@ -138,6 +143,8 @@ export class StatelessStack extends Stack {
       OTP_VERIFY_MAX_PER_HOUR: String(limits.otpVerifyMaxPerHour),
       OTP_VERIFY_MAX_PER_IP_PER_HOUR: String(limits.otpVerifyMaxPerIpPerHour),
       VERIFICATION_TTL_SECONDS: String(limits.verificationTtlSeconds),
+      GRIEVANCE_MAX_PER_DAY: String(limits.grievanceMaxPerDay),
+      GRIEVANCE_MAX_PER_IP_PER_HOUR: String(limits.grievanceMaxPerIpPerHour),
       // The code request's one deadline, below its function's timeout (lambdas/lib/time-budget.ts).
       REQUEST_DEADLINE_MS: String(requestDeadlineMs(apiFunctionTimeoutSeconds)),
     };
@@ -276,7 +283,10 @@ export class StatelessStack extends Stack {
     const retentionJob = build('RetentionFunction', {
       ...retention,
       timeout: Duration.seconds(retention.timeoutSeconds),
-      environment: { RETENTION_REJECTED_DAYS: String(config.retention.rejectedApplicationDays) },
+      environment: {
+        RETENTION_REJECTED_DAYS: String(config.retention.rejectedApplicationDays),
+        RETENTION_CLOSED_GRIEVANCE_DAYS: String(config.retention.closedGrievanceDays),
+      },
     });
     new DailyJob(this, 'Retention', {
       config,
@@ -289,6 +299,21 @@ export class StatelessStack extends Stack {
         description:
           "the daily retention job failed: applications past their retention period are kept a day longer. Read the job's log; the next run catches up.",
       },
+    });
+    // Issue 21: the retention job counts the open grievances due within 7 days (or overdue) every day.
+    alarms.add('GrievancesDue', {
+      name: 'grievances-due',
+      description:
+        'an open grievance is due within 7 days or overdue (the daily count, GrievancesDueSoon): answer it in the staff area (Grievances) before its due date.',
+      runbook: 'grievances-due',
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'GrievancesDueSoon' satisfies MetricName,
+        dimensionsMap: stageMetricDimensions(config.stage),
+        statistic: cloudwatch.Stats.MAXIMUM,
+        period: Duration.days(1),
+      }),
+      threshold: 1,
     });
 
     const web = new WebHosting(this, 'Web', {

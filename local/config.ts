@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GRIEVANCE_PAGE_PATH, SMS_GRIEVANCE_PAGE_PREFIX } from '../rules/grievances';
 import { CARD_PAGE_PATH, SMS_CARD_PAGE_PREFIX } from '../rules/member-card';
 
 // Settings of the local stack, from the environment, with the documented defaults.
@@ -85,6 +86,24 @@ function approvedSmsTemplates(siteUrl: string) {
   };
 }
 
+/**
+ * A grievance's answer (issue 21): its reference, then the answer page's link, whitelisted
+ * as a dynamic URL up to its `?` (the ticket's id and the MAC are two variables).
+ */
+function grievanceAnswerSmsTemplates(siteUrl: string) {
+  const link = `${siteUrl}${SMS_GRIEVANCE_PAGE_PREFIX}{#var#}.{#var#}`;
+  return {
+    en: {
+      templateId: '1207000000000000501',
+      text: `The Students' Wing has answered your grievance {#var#}. Read the answer: ${link} - Students' Wing`,
+    },
+    ta: {
+      templateId: '1207000000000000502',
+      text: `உங்கள் குறை {#var#}-க்கு மாணவர் அணி பதிலளித்துள்ளது. பதிலைப் படிக்க: ${link} - மாணவர் அணி`,
+    },
+  };
+}
+
 /** The site the local stack serves by default (PORT's default): the links of the messages. */
 export const defaultLocalSiteUrl = 'http://localhost:5173';
 
@@ -99,8 +118,8 @@ export const localSmsFor = (siteUrl: string) => ({
   originationIdentity: 'TNSWNG',
   configurationSet: 'membership-local-sms',
   entityId: '1201000000000012345',
-  /** DLT's CTA whitelist: the card link as a dynamic URL (its fixed part, ending with `?`). */
-  whitelistedUrls: [`${siteUrl}${CARD_PAGE_PATH}?`],
+  /** DLT's CTA whitelist: the card link and a grievance answer's link as dynamic URLs (their fixed parts, ending with `?`). */
+  whitelistedUrls: [`${siteUrl}${CARD_PAGE_PATH}?`, `${siteUrl}${GRIEVANCE_PAGE_PATH}?`],
   templates: {
     otp: {
       en: {
@@ -123,6 +142,18 @@ export const localSmsFor = (siteUrl: string) => ({
         text: 'மாணவர் அணியில் சேர நீங்கள் அனுப்பிய விண்ணப்பம் நிராகரிக்கப்பட்டது. சந்தேகங்களுக்கு உங்கள் மாவட்ட ஒருங்கிணைப்பாளரைத் தொடர்புகொள்ளுங்கள். - மாணவர் அணி',
       },
     },
+    // The confirmation of an applicant's own withdrawal (issue 21): service-implicit, no variable.
+    withdrawn: {
+      en: {
+        templateId: '1207000000000000401',
+        text: "Your application to join the Students' Wing has been withdrawn, as you asked, and your details have been erased. You may apply again at any time. - Students' Wing",
+      },
+      ta: {
+        templateId: '1207000000000000402',
+        text: 'நீங்கள் கேட்டுக்கொண்டபடி, மாணவர் அணியில் சேர நீங்கள் அனுப்பிய விண்ணப்பம் திரும்பப் பெறப்பட்டது; உங்கள் விவரங்கள் நிரந்தரமாக அழிக்கப்பட்டன. எப்போது வேண்டுமானாலும் மீண்டும் விண்ணப்பிக்கலாம். - மாணவர் அணி',
+      },
+    },
+    grievanceAnswer: grievanceAnswerSmsTemplates(siteUrl),
   },
 });
 
@@ -139,4 +170,16 @@ export const localWhatsAppDecisionTemplates = {
   // Its dynamic URL button is `<site>/card#{{1}}` (the sandbox's `approvedButtonUrl`).
   approved: { name: 'decision_approved', languages: { en: 'en', ta: 'ta' } },
   rejected: { name: 'decision_rejected', languages: { en: 'en', ta: 'ta' } },
+} as const;
+
+/** The WhatsApp utility template of the withdrawal's confirmation (WHATSAPP_WITHDRAWAL_TEMPLATE): no variable. */
+export const localWhatsAppWithdrawalTemplate = {
+  name: 'withdrawal_confirmed',
+  languages: { en: 'en', ta: 'ta' },
+} as const;
+
+/** A grievance answer's WhatsApp utility template (WHATSAPP_GRIEVANCE_TEMPLATE): the reference and the answer. */
+export const localWhatsAppGrievanceTemplate = {
+  name: 'grievance_answer',
+  languages: { en: 'en', ta: 'ta' },
 } as const;

@@ -206,7 +206,7 @@ describe('local SQS endpoint', () => {
 describe("the functions' SQS adapters (lambdas/adapters/outbound-queue.ts, AWS JSON over fetch) against the endpoint", () => {
   const local = (queueUrl: string) =>
     makeSqsClient({ APP_MODE: 'local', AWS_REGION: 'ap-south-1', OUTBOUND_QUEUE_URL: queueUrl });
-  const welcomes = (n: number): OutboundMessage[] =>
+  const welcomes = (n: number): Extract<OutboundMessage, { kind: 'welcome' }>[] =>
     Array.from({ length: n }, (_, i) => ({ kind: 'welcome', applicationId: `a-${i}` }));
 
   it('lands every message of a send (batches of ten) with its delay and throttle attribute', async () => {
@@ -215,7 +215,7 @@ describe("the functions' SQS adapters (lambdas/adapters/outbound-queue.ts, AWS J
     queue.start();
     await queue.drain(2000);
     const records = events.flatMap((e) => e.Records);
-    expect(records.map((r) => (JSON.parse(r.body) as OutboundMessage).applicationId).sort()).toEqual(
+    expect(records.map((r) => (JSON.parse(r.body) as { applicationId: string }).applicationId).sort()).toEqual(
       welcomes(12)
         .map((m) => m.applicationId)
         .sort(),

@@ -19,7 +19,14 @@ import { captchaShimScript, startCaptchaStandIn } from './captcha';
 import { COGNITO_ENDPOINT_ENV, STAFF_USER_POOL_ID_ENV } from '../contracts/staff-directory';
 import { ensurePool, ensureStaffUser, startCognitoLocal, type LocalPool } from './cognito';
 import type { LocalConfig } from './config';
-import { localSecrets, localSmsFor, localWhatsAppDecisionTemplates, localWhatsAppWelcomeTemplates } from './config';
+import {
+  localSecrets,
+  localSmsFor,
+  localWhatsAppDecisionTemplates,
+  localWhatsAppGrievanceTemplate,
+  localWhatsAppWelcomeTemplates,
+  localWhatsAppWithdrawalTemplate,
+} from './config';
 import {
   ensureTables,
   localDb,
@@ -140,6 +147,7 @@ function functionEnvironment(parts: {
     // Local stream batches take a few seconds at most; DynamoDB Local's indexes are synchronous.
     ROLLUPS_FENCE_SECONDS: '5',
     RETENTION_REJECTED_DAYS: String(localRejectedApplicationDays),
+    RETENTION_CLOSED_GRIEVANCE_DAYS: String(localClosedGrievanceDays),
     // Messaging (docs/MESSAGING.md): the channels, the SMS sandbox and its DLT registration,
     // the WhatsApp tier and the decision notices.
     OTP_CHANNELS: config.LOCAL_OTP_CHANNELS,
@@ -153,6 +161,11 @@ function functionEnvironment(parts: {
     DECISION_NOTICES_ENABLED: 'true',
     DECISION_QUIET_SECONDS: String(config.LOCAL_DECISION_QUIET_SECONDS),
     WHATSAPP_DECISION_TEMPLATES: JSON.stringify(localWhatsAppDecisionTemplates),
+    // The confirmation after an applicant's own withdrawal (issue 21).
+    WITHDRAWAL_CONFIRMATIONS_ENABLED: 'true',
+    WHATSAPP_WITHDRAWAL_TEMPLATE: JSON.stringify(localWhatsAppWithdrawalTemplate),
+    // A grievance's answer (issue 21).
+    WHATSAPP_GRIEVANCE_TEMPLATE: JSON.stringify(localWhatsAppGrievanceTemplate),
     // One local consumer (the queue hands it one batch at a time): it has each channel's whole rate.
     OUTBOUND_MAX_CONCURRENCY: '1',
     [COGNITO_ENDPOINT_ENV]: parts.cognitoEndpoint,
@@ -165,6 +178,8 @@ function functionEnvironment(parts: {
 const localWelcomeVideoUrl = 'https://www.example.com/membership/welcome.mp4';
 /** The stages' default (lib/stages.ts retention): a rejected application is kept a year. The notice says so. */
 const localRejectedApplicationDays = 365;
+/** The stages' default too: a closed grievance is kept a year after its closing. */
+const localClosedGrievanceDays = 365;
 /** Who the local notice names (a stage's is dataContact in lib/stages.ts), checked as a stage's is. */
 const localDataContact = dataContactSchema.parse({
   name: "Data Protection Officer, Students' Wing (local)",
@@ -177,9 +192,11 @@ const localNow = () => Date.now() + (Number(process.env.LOCAL_CLOCK_OFFSET_MS ??
 
 /** The SMS sandbox knows every registered template; the outbox calls a notice a decision. */
 const smsRegistrations = (siteUrl: string): SmsTemplateRegistration[] =>
-  (['otp', 'approved', 'rejected'] as const).flatMap((purpose) => {
+  (['otp', 'approved', 'rejected', 'withdrawn', 'grievanceAnswer'] as const).flatMap((purpose) => {
     const { en, ta } = localSmsFor(siteUrl).templates[purpose];
-    return [en, ta].map(({ templateId, text }) => ({ templateId, text, kind: purpose === 'otp' ? 'otp' : 'decision' }));
+    const kind =
+      purpose === 'otp' || purpose === 'withdrawn' ? purpose : purpose === 'grievanceAnswer' ? 'grievance' : 'decision';
+    return [en, ta].map(({ templateId, text }) => ({ templateId, text, kind }));
   });
 
 const smsEventsTopic = { region: localRegion, accountId: '000000000000', name: 'membership-local-sms-events' };
@@ -268,6 +285,14 @@ export async function startLocalStack(
         languages: Object.values(localWhatsAppDecisionTemplates.approved.languages),
         // As registered in WhatsApp Manager: the approval's button opens the member's card.
         approvedButtonUrl: `${siteUrl}${cardPageHref('{{1}}')}`,
+      },
+      withdrawalTemplate: {
+        name: localWhatsAppWithdrawalTemplate.name,
+        languages: Object.values(localWhatsAppWithdrawalTemplate.languages),
+      },
+      grievanceTemplate: {
+        name: localWhatsAppGrievanceTemplate.name,
+        languages: Object.values(localWhatsAppGrievanceTemplate.languages),
       },
       // The cap the functions count against (WHATSAPP_TIER_UNIQUE_PER_24H), enforced as Meta would.
       tier: { uniqueRecipientsPer24h: config.LOCAL_WHATSAPP_TIER > 0 ? config.LOCAL_WHATSAPP_TIER : null },

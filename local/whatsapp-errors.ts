@@ -146,4 +146,12 @@ export const metaErrors = {
     code: 132000,
     details,
   }),
+  /** A text parameter with a line break, a tab or more than four spaces in a row. */
+  templateParameterFormat: (name: string): MetaError => ({
+    status: 400,
+    message: '(#132018) There was an issue with the parameters in your template.',
+    type: 'OAuthException',
+    code: 132018,
+    details: `template ${name}: param text cannot have new-line/tab characters or more than 4 consecutive spaces`,
+  }),
 } satisfies Record<string, MetaError | ((...args: string[]) => MetaError)>;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type MetaError, metaErrors } from './whatsapp-errors';
 import type { WhatsAppStatus } from './whatsapp-status-webhook';
 
-export type SandboxMessageKind = 'otp' | 'welcome' | 'decision' | 'text' | 'template';
+export type SandboxMessageKind = 'otp' | 'welcome' | 'decision' | 'withdrawn' | 'grievance' | 'text' | 'template';
 
 /** `accepted` until the first status callback; then as the callbacks say. */
 type SandboxMessageStatus = 'accepted' | WhatsAppStatus;
@@ -47,6 +47,13 @@ export interface DecisionTemplates {
    * one parameter, as Meta requires. None: the approval has no button.
    */
   readonly approvedButtonUrl?: string;
+}
+
+/** The withdrawal's confirmation (issue 21): a utility template with no variable at all. */
+export interface WithdrawalTemplate {
+  readonly name: string;
+  /** Languages it is approved in. Default `en`, `ta`. */
+  readonly languages?: readonly string[];
 }
 
 const mediaSchema = z
@@ -106,6 +113,31 @@ export interface KnownTemplates {
   readonly auth: string;
   readonly welcome: string;
   readonly decisions: DecisionTemplates | undefined;
+  readonly withdrawal?: WithdrawalTemplate;
+  readonly grievance?: GrievanceTemplate;
+}
+
+/** A grievance's answer (issue 21): a utility template whose body takes the reference and the answer. */
+export interface GrievanceTemplate {
+  readonly name: string;
+  /** Languages it is approved in. Default `en`, `ta`. */
+  readonly languages?: readonly string[];
+}
+
+/** What Meta refuses of the grievance answer's template: its languages, two body parameters, their format. */
+function checkGrievanceTemplate(message: Extract<OutgoingMessage, { type: 'template' }>, known: GrievanceTemplate) {
+  const { name, components, language } = message.template;
+  if (!(known.languages ?? ['en', 'ta']).includes(language.code))
+    return metaErrors.templateLanguage(name, language.code);
+  const body = component(components, 'body');
+  if (components?.some((c) => c.type !== 'body') || texts(body?.parameters ?? []).length !== 2) {
+    return metaErrors.templateParameters(
+      `template ${name}: the body takes two text parameters (the reference and the answer)`,
+    );
+  }
+  if (texts(body?.parameters ?? []).some((text) => /[\n\t]| {5}/.test(text)))
+    return metaErrors.templateParameterFormat(name);
+  return undefined;
 }
 
 function texts(parameters: readonly Parameter[]): string[] {
@@ -154,6 +186,14 @@ export function checkTemplate(message: OutgoingMessage, known: KnownTemplates): 
       return metaErrors.templateParameters(`template ${name}: a url button with one text parameter is required`);
     }
   }
+  const withdrawal = known.withdrawal;
+  if (withdrawal && name === withdrawal.name) {
+    if (!(withdrawal.languages ?? ['en', 'ta']).includes(language.code))
+      return metaErrors.templateLanguage(name, language.code);
+    // Meta refuses parameters a template does not have (132000).
+    if ((components ?? []).length > 0) return metaErrors.templateParameters(`template ${name}: it takes no parameters`);
+  }
+  if (known.grievance && name === known.grievance.name) return checkGrievanceTemplate(message, known.grievance);
   return undefined;
 }
 
@@ -194,5 +234,7 @@ export function record(id: string, message: OutgoingMessage, known: KnownTemplat
       ...buttonOf(components, known.decisions.approvedButtonUrl),
     };
   if (name === known.decisions?.rejected) return { ...base, kind: 'decision', decision: 'rejected' };
+  if (name === known.withdrawal?.name) return { ...base, kind: 'withdrawn' };
+  if (name === known.grievance?.name) return { ...base, kind: 'grievance' };
   return { ...base, kind: 'template' };
 }

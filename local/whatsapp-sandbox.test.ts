@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWhatsAppSandbox, type WhatsAppSandbox } from './whatsapp-sandbox';
 import { otpMessage as otpTemplate, testPhoneNumberId, testToken } from './whatsapp-test-requests';
+import { checkTemplate, messageSchema, record } from './whatsapp-messages';
 
 const token = testToken;
 const phoneNumberId = testPhoneNumberId;
@@ -188,5 +189,36 @@ describe('WhatsApp Cloud API sandbox', () => {
     expect((await post(otpMessage('919876543210', '444444'))).status).toBe(200);
     const after = (await (await control('messages')).json()) as { messages: { code?: string }[] };
     expect(after.messages.map((m) => m.code)).toEqual(['444444']);
+  });
+});
+
+describe('the withdrawal confirmation template (issue 21)', () => {
+  const known = {
+    auth: 'auth2',
+    welcome: 'welcome_message',
+    decisions: undefined,
+    withdrawal: { name: 'withdrawal_confirmed', languages: ['en', 'ta'] },
+  };
+  const message = (code: string, components?: unknown[]) =>
+    messageSchema.parse({
+      messaging_product: 'whatsapp',
+      to: '919876543210',
+      type: 'template',
+      template: { name: 'withdrawal_confirmed', language: { code }, ...(components && { components }) },
+    });
+
+  it('takes it without parameters in an approved language and records it as `withdrawn`', () => {
+    expect(checkTemplate(message('ta'), known)).toBeUndefined();
+    expect(record('wamid.1', message('ta'), known, 0)).toMatchObject({
+      kind: 'withdrawn',
+      template: 'withdrawal_confirmed',
+      language: 'ta',
+    });
+  });
+
+  it('refuses it with a parameter (132000) or in a language it is not approved in (132001)', () => {
+    const withName = message('en', [{ type: 'body', parameters: [{ type: 'text', text: 'Kavya' }] }]);
+    expect(checkTemplate(withName, known)?.code).toBe(132000);
+    expect(checkTemplate(message('en_US'), known)?.code).toBe(132001);
   });
 });

@@ -20,6 +20,8 @@ import {
   record,
   type SandboxMessage,
   type SandboxMessageKind,
+  type GrievanceTemplate,
+  type WithdrawalTemplate,
 } from './whatsapp-messages';
 
 export type { SandboxMessage } from './whatsapp-messages';
@@ -75,6 +77,10 @@ export interface WhatsAppSandboxOptions {
   welcomeTemplate?: string;
   /** The decision-notice utility templates (body parameters allowed). */
   decisionTemplates?: DecisionTemplates;
+  /** The withdrawal confirmation's utility template (no parameters). */
+  withdrawalTemplate?: WithdrawalTemplate;
+  /** A grievance answer's utility template (two body parameters: the reference and the answer). */
+  grievanceTemplate?: GrievanceTemplate;
   /** Where status callbacks go; none: statuses change in the outbox only. `setWebhook` changes it. */
   webhook?: StatusWebhookTarget;
   /** `delivered` follows `sent` after this long. Default 200 ms. */
@@ -124,6 +130,8 @@ const categories: Partial<Record<SandboxMessageKind, string>> = {
   otp: 'authentication',
   welcome: 'utility',
   decision: 'utility',
+  withdrawn: 'utility',
+  grievance: 'utility',
   template: 'utility',
 };
 
@@ -132,7 +140,13 @@ const sendPath = /^\/v\d+\.\d+\/([^/]+)\/messages\/?$/;
 export async function startWhatsAppSandbox(options: WhatsAppSandboxOptions): Promise<WhatsAppSandbox> {
   const authTemplate = options.authTemplate ?? 'auth2';
   const welcomeTemplate = options.welcomeTemplate ?? 'welcome_message';
-  const known: KnownTemplates = { auth: authTemplate, welcome: welcomeTemplate, decisions: options.decisionTemplates };
+  const known: KnownTemplates = {
+    auth: authTemplate,
+    welcome: welcomeTemplate,
+    decisions: options.decisionTemplates,
+    withdrawal: options.withdrawalTemplate,
+    grievance: options.grievanceTemplate,
+  };
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
   const deliveredAfterMs = options.deliveredAfterMs ?? 200;

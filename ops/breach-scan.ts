@@ -16,8 +16,10 @@ import type { TableKey } from '../contracts/table-definitions';
 //   search        an application's state item (`APP#<id>`): its name words and digits
 //   audit         an application's trail (`APP#<id>`, entries by the end): staff notes
 //   rollups       an application's counted state (`G#<gen>#APP#<id>`)
-//   deliveries    messages and notice claims naming an application, not yet expired
+//   deliveries    messages and notice claims naming an application, not yet expired; a
+//                 withdrawal's confirmation item (`WITHDRAWN#<id>`, a day): the number itself
 //   campaigns     a member's referral code (`REF#<code>` → application id)
+//   grievances    a ticket's contact number (issue 21), opened by the end
 //
 // Applications found by id are read for their number, district and language; one erased
 // since is counted as such (nobody is left to notify). Numbers never reach the terminal:
@@ -32,6 +34,7 @@ export const breachTables = [
   'rollups',
   'deliveries',
   'campaigns',
+  'grievances',
 ] as const satisfies readonly TableKey[];
 export type BreachTable = (typeof breachTables)[number];
 
@@ -106,12 +109,20 @@ const leads: Record<BreachTable, (item: Item, window: BreachWindow) => Lead> = {
     return id && item.sk === 'STATE' ? { id } : undefined;
   },
   deliveries: (item, window) => {
+    // The application is erased; its confirmation's item holds the number (issue 21).
+    const phone = String(item.pk).startsWith('WITHDRAWN#') ? str(item.phone_number) : undefined;
+    if (phone) return existedDuring(window, item.created_at, item.ttl) ? { phone } : undefined;
     const id = str(item.application_id);
     return id && existedDuring(window, item.accepted_at ?? item.claimed_at, item.ttl) ? { id } : undefined;
   },
   campaigns: (item) => {
     const id = String(item.pk).startsWith('REF#') ? str(item.application_id) : undefined;
     return id ? { id } : undefined;
+  },
+  // The number itself, verified or only given on the form: its text may say anything of them.
+  grievances: (item, window) => {
+    const phone = PHONE.exec(str(item.phone_number) ?? '')?.[1];
+    return phone && existedDuring(window, item.opened_at) ? { phone } : undefined;
   },
 };
 

@@ -293,6 +293,31 @@ function neededTemplates(config: StageConfig) {
       }
     }
   }
+  const withdrawals = messaging.withdrawalConfirmations;
+  if (withdrawals.enabled && messaging.otpChannels !== 'sms') {
+    for (const language of new Set(Object.values(withdrawals.whatsappTemplate.languages))) {
+      needed.push({
+        name: withdrawals.whatsappTemplate.name,
+        language,
+        use: 'the withdrawal confirmation',
+        severity: 'warning',
+        why: 'Applicants who withdraw get no confirmation at WhatsApp: it goes by SMS where the stage has the template, else it ends in the dead-letter queue.',
+      });
+    }
+  }
+  // Grievance answers (issue 21) are always on: an answer is owed.
+  const grievance = messaging.grievanceAnswers.whatsappTemplate;
+  if (messaging.otpChannels !== 'sms') {
+    for (const language of new Set(Object.values(grievance.languages))) {
+      needed.push({
+        name: grievance.name,
+        language,
+        use: 'the answer to a grievance',
+        severity: 'warning',
+        why: 'Answers to grievances fail at WhatsApp: they go by SMS where the stage has the template, else they end in the dead-letter queue and the applicant hears nothing.',
+      });
+    }
+  }
   return needed;
 }
 

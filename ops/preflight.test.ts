@@ -61,6 +61,9 @@ const complete: StageConfig = stageConfigSchema.parse({
   },
 });
 
+/** The withdrawal confirmation's WhatsApp template (issue 21), as the stages name it. */
+const withdrawal = { name: 'withdrawal_confirmed', languages: { en: 'en', ta: 'ta' } };
+
 const secretArn = 'arn:aws:secretsmanager:ap-south-1:111122223333:secret:provider-AbCdEf';
 const topicArn = 'arn:aws:sns:ap-south-1:111122223333:Membership-prod-App-AlarmsTopic';
 const tlsDeny = {
@@ -239,6 +242,8 @@ describe("today's settings, without AWS credentials", () => {
         'messaging.sms.templates.otp.ta.templateId',
         'messaging.sms.templates.approved.en.templateId',
         'messaging.sms.templates.rejected.en.templateId',
+        'messaging.sms.templates.withdrawn.en.templateId',
+        'messaging.sms.templates.withdrawn.ta.templateId',
       ]),
     );
     expect(report.exitCode).toBe(1);
@@ -262,10 +267,12 @@ describe('a complete stage in a ready account', () => {
     expect(report.exitCode).toBe(0);
     expect(text).toContain('d111111abcdef8.cloudfront.net');
     expect(text).toMatch(/Summary: 0 blocking findings, 0 warnings, 1 note, \d+ checks passed/);
-    // Each check was made: the dry siteverify, the number's read, one template read per name.
+    // Each check was made: the dry siteverify, the number's read, one template read per name
+    // (the code's, the welcome's, and the grievance answer's, always on: issue 21).
     expect(w.calls.map((c) => new URL(c.url).pathname)).toEqual([
       '/recaptcha/api/siteverify',
       `/v19.0/${secretValues.whatsappPhoneNumberId}`,
+      '/v19.0/102290129340398/message_templates',
       '/v19.0/102290129340398/message_templates',
       '/v19.0/102290129340398/message_templates',
     ]);
@@ -437,6 +444,30 @@ describe('what degrades warns, without blocking', () => {
     expect(text).toContain('is PENDING, not APPROVED');
     expect(text).toContain('uniqueRecipientsPer24h to 2000');
     expect(report.exitCode).toBe(0);
+  });
+
+  it('withdrawal confirmations on: their WhatsApp template is checked in both languages, and no SMS template warns', async () => {
+    const messaging = {
+      ...complete.messaging,
+      withdrawalConfirmations: { enabled: true, whatsappTemplate: withdrawal },
+    };
+    const w = world((m) => {
+      m.answers.templates = (name) =>
+        name === withdrawal.name
+          ? json({ data: [{ name, language: 'en', status: 'APPROVED' }] })
+          : approvedTemplates(name);
+    });
+    const { report, warnings, text } = await preflight({ ...complete, messaging }, w);
+    expect(warnings).toEqual(['messaging.sms.templates.withdrawn', 'whatsapp.template.withdrawal_confirmed.ta']);
+    expect(text).toContain('withdrawal_confirmed in ta (the withdrawal confirmation) does not exist');
+    expect(report.exitCode).toBe(0);
+    // Registered on DLT too: nothing more to say.
+    const sms = {
+      ...messaging.sms!,
+      templates: { ...messaging.sms!.templates, withdrawn: { en: dlt('1107000000000000005', 'Withdrawn.') } },
+    };
+    const ready = await preflight({ ...complete, messaging: { ...messaging, sms } }, world());
+    expect(ready.warnings).toEqual([]);
   });
 
   it('no business account id: the templates are not checked, and the fix says where to find it', async () => {

@@ -23,6 +23,9 @@ export { type OtpRequestResponse, type OtpStatusResponse, type OtpVerifyResponse
 
 const districtNames = new Set(districts.map((d) => d.en));
 const constituenciesOf = new Map(districts.map((d) => [d.en, new Set(d.constituencies.map((c) => c.en))]));
+/** Whether the constituency is one of the district's (both by their English names, as stored). */
+export const constituencyIsIn = (district: string, constituency: string): boolean =>
+  constituenciesOf.get(district)?.has(constituency) ?? false;
 
 const mobileSchema = v.pipe(
   v.string(),
@@ -41,8 +44,8 @@ const requiredText = (max: number, { multiline = false } = {}) =>
     v.check(multiline ? isPlainMultilineText : isPlainText, 'INVALID_CHARACTERS'),
   );
 
-/** The form's fields, without the cross-field and clock-dependent checks. */
-export const applicationFieldsSchema = requestObject({
+/** Each of the form's fields' own check (the correction of issue 21 checks a few of them alone). */
+export const applicationFieldEntries = {
   alternate_phone_number: v.pipe(v.string('REQUIRED'), v.regex(/^\d{10}$/, 'ALTERNATE_PHONE_DIGITS')),
   name: requiredText(100),
   email: v.pipe(
@@ -71,7 +74,10 @@ export const applicationFieldsSchema = requestObject({
   is_already_member: v.boolean('REQUIRED'),
   motivation: requiredText(1000, { multiline: true }),
   accept_terms: v.literal(true, 'TERMS_REQUIRED'),
-});
+};
+
+/** The form's fields, without the cross-field and clock-dependent checks. */
+export const applicationFieldsSchema = requestObject(applicationFieldEntries);
 export type ApplicationFields = v.InferOutput<typeof applicationFieldsSchema>;
 export type ApplicationFieldsInput = v.InferInput<typeof applicationFieldsSchema>;
 
@@ -84,7 +90,7 @@ export function applicationSchema(options: { now: Date; verifiedMobile?: string 
   return v.pipe(
     applicationFieldsSchema,
     crossCheck<ApplicationFields>((value, addIssue) => {
-      if (!constituenciesOf.get(value.revenue_district)?.has(value.assembly_constituency)) {
+      if (!constituencyIsIn(value.revenue_district, value.assembly_constituency)) {
         addIssue('assembly_constituency', 'REQUIRED');
       }
       if (options.verifiedMobile && value.alternate_phone_number === options.verifiedMobile) {

@@ -18,8 +18,7 @@ export const errorMessages = {
   WHATSAPP_SEND_FAILED: 'The OTP could not be sent by WhatsApp. Check that this number has WhatsApp, then try again.',
   WHATSAPP_INVALID_PHONE_NUMBER_ID: 'Codes cannot be sent by WhatsApp right now. Please try again in a few minutes.',
   NETWORK_ERROR: 'Network error. Please try again.',
-  WHATSAPP_UNDELIVERABLE:
-    'This number does not seem to have WhatsApp. Check the number, or get the code by SMS.',
+  WHATSAPP_UNDELIVERABLE: 'This number does not seem to have WhatsApp. Check the number, or get the code by SMS.',
   WHATSAPP_BUSY: 'WhatsApp is not accepting more messages right now. Please try again in a minute.',
   SMS_NOT_CONFIGURED: 'Codes cannot be sent by SMS right now. Please try again in a few minutes.',
   SMS_SEND_FAILED: 'Failed to send the OTP by SMS. Please try again.',
@@ -38,6 +37,8 @@ export const errorMessages = {
   CARD_NOT_FOUND: 'This card link is not valid any more. Get your card again from the home page.',
   NOT_A_MEMBER: 'There is no membership card for this number yet. A card is made when your application is approved.',
   NO_APPLICATION: 'There is no application for this number.',
+  APPLICATION_BUSY: 'Your application was being changed just now. Please try again.',
+  GRIEVANCE_NOT_OPEN: 'This grievance has been answered or closed already.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
   INTERNAL: 'Something went wrong. Please try again.',
 } as const;

@@ -79,12 +79,15 @@ export const auditEntrySchema = v.object({
   by: v.string(),
   /**
    * `card-revoke`, `card-reissue`: an admin's change to the member's card (issue 20);
-   * `membership-backfill`: `npm run members:backfill` gave an approved member what they lacked.
+   * `membership-backfill`: `npm run members:backfill` gave an approved member what they lacked;
+   * `correction`: the applicant corrected `fields` themselves (issue 21), by "applicant".
    */
-  action: v.picklist(['status', 'erase', 'export', 'card-revoke', 'card-reissue', 'membership-backfill']),
+  action: v.picklist(['status', 'erase', 'export', 'card-revoke', 'card-reissue', 'membership-backfill', 'correction']),
   from: v.optional(v.string()),
   to: v.optional(v.string()),
   note: v.optional(v.string()),
+  /** Of a correction: the names of the fields corrected, never their values. */
+  fields: v.optional(v.array(v.string())),
 });
 export type AuditEntry = v.InferOutput<typeof auditEntrySchema>;
 

@@ -13,7 +13,9 @@ export interface MessageRef {
   readonly messageId: string;
 }
 
-type DeliveryPurpose = 'otp' | 'welcome' | 'decision';
+const deliveryPurposes = ['otp', 'welcome', 'decision', 'withdrawn', 'grievance'] as const;
+/** What the message was: a code, the welcome, a decision notice, a withdrawal's confirmation or a grievance's answer (issue 21). */
+type DeliveryPurpose = (typeof deliveryPurposes)[number];
 
 export interface DeliveryRecord {
   readonly channel: OtpChannel;
@@ -66,7 +68,7 @@ const timeAttribute = (status: DeliveryStatus) => `${status}_at` as const;
 const itemSchema = v.object({
   pk: v.pipe(v.string(), v.startsWith('MSG#')),
   channel: v.picklist(otpChannels),
-  purpose: v.optional(v.picklist(['otp', 'welcome', 'decision'])),
+  purpose: v.optional(v.picklist(deliveryPurposes)),
   status: v.picklist(deliveryStatuses),
   status_rank: v.pipe(v.number(), v.safeInteger()),
   error_code: v.optional(v.string()),

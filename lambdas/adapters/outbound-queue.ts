@@ -8,7 +8,9 @@ import { type AwsJsonCall, type AwsJsonOptions, awsJson } from '../lib/aws-json'
 // application; the consumer reads the application itself, so no personal data sits in
 // the queue. After a submit: the welcome message and the webhook. After an admin's
 // approval or rejection: the decision notice, with the time of the change it notifies.
-// After an erasure: the webhook's `deleted` event.
+// After an erasure: the webhook's `deleted` event. After an applicant's own withdrawal:
+// its confirmation, sent from the item the withdrawal left (the application is gone).
+// After staff answered a grievance: the answer, sent from the ticket it names.
 //
 // SQS is called through its AWS JSON protocol (lambdas/lib/aws-json.ts: `AmazonSQS.<Operation>`,
 // JSON 1.0, the queue URL in the input), not the SDK's client, for the cold starts (issue 16).
@@ -32,9 +34,17 @@ export const outboundMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('webhook'), applicationId }),
   // An erased application (the applications stream's consumer sees it go): the webhook hears its id.
   v.object({ kind: v.literal('deleted'), applicationId }),
+  // The confirmation of an applicant's own withdrawal (issue 21): its `WITHDRAWN#<id>` item holds the number.
+  v.object({ kind: v.literal('withdrawn'), applicationId }),
   decisionMessageSchema,
+  // A grievance's answer (issue 21): names the ticket, which holds the number, the language and the answer.
+  v.object({ kind: v.literal('grievance-answer'), grievanceId: v.pipe(v.string(), v.regex(/^[a-z0-9]{1,40}$/)) }),
 ]);
 export type OutboundMessage = v.InferOutput<typeof outboundMessageSchema>;
+
+/** What a message names, for log lines: its application, or its grievance (never a number or a text). */
+export const messageSubject = (message: OutboundMessage): { applicationId: string } | { grievanceId: string } =>
+  message.kind === 'grievance-answer' ? { grievanceId: message.grievanceId } : { applicationId: message.applicationId };
 
 /** SQS's longest DelaySeconds. */
 export const MAX_DELAY_SECONDS = 900;

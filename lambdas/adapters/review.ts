@@ -28,6 +28,8 @@ import {
 
 export { REFERRAL_CODE, STATUS_CHANGED_AT } from './status-change';
 import { cardGuardDelete } from './member-cards';
+import { withdrawalConfirmationPut } from './withdrawal-confirmations';
+import { APPLICANT_ACTOR } from '../../rules/my-application';
 
 // The review workflow's writes, each with its audit entry in the same transaction:
 // status changes (who, when, from, to, note), erasure on request (the record and its
@@ -67,6 +69,12 @@ export interface ReviewStore {
    * time (the retention job: a status changed meanwhile keeps it); `not-found` otherwise.
    */
   erase(id: string, actor: Actor, now: Date, unchangedSince?: StatusAt): Promise<'erased' | 'not-found'>;
+  /**
+   * The applicant's own withdrawal (issue 21): `erase` by the applicant and, in the same
+   * transaction, the item its confirmation message is sent from (`WITHDRAWN#<id>` in
+   * `tables.deliveries`: the number and language, a day at most; withdrawal-confirmations.ts).
+   */
+  withdraw(id: string, now: Date): Promise<'erased' | 'not-found'>;
   /** `districts`: the exporter's scope (district ids, or 'all'), kept in the audit entry. */
   startExport(scope: ReadScope, actor: Actor, now: Date, districts?: readonly string[] | 'all'): Promise<string>;
   /** Only by whoever started it, once: `not-found` otherwise. The rows are those the server served for it. */
@@ -93,7 +101,7 @@ async function erase(
   id: string,
   actor: Actor,
   now: Date,
-  unchangedSince?: StatusAt,
+  { unchangedSince, confirmTo }: { unchangedSince?: StatusAt; confirmTo?: string } = {},
 ): Promise<'erased' | 'not-found'> {
   const current = await applications.get(id, { consistent: true });
   if (!current) return 'not-found';
@@ -118,6 +126,8 @@ async function erase(
           },
           // The card's guard (issue 20): its link and QR then name nothing.
           ...cardGuardDelete(tables.applications, id, current),
+          // The applicant's withdrawal only: what its confirmation message needs once the application is gone.
+          ...(confirmTo ? withdrawalConfirmationPut(confirmTo, id, current, now) : []),
           {
             Put: {
               TableName: tables.audit,
@@ -195,7 +205,12 @@ export function makeReviewStore(
       );
     },
 
-    erase: (id, actor, now, unchangedSince) => erase(store, id, actor, now, unchangedSince),
+    erase: (id, actor, now, unchangedSince) => erase(store, id, actor, now, { unchangedSince }),
+
+    withdraw(id, now) {
+      if (!tables.deliveries) throw new Error('The withdrawal needs the deliveries table');
+      return erase(store, id, APPLICANT_ACTOR, now, { confirmTo: tables.deliveries });
+    },
 
     async districtsOf(ids) {
       const found = new Map<string, string | undefined>();

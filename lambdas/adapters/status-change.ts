@@ -40,6 +40,8 @@ export interface ReviewTables {
   readonly audit: string;
   /** Given to the status changes (issue 19): a first approval issues the member's referral code there. */
   readonly campaigns?: string;
+  /** Given to the applicant's withdrawal (issue 21): its confirmation's item goes there (review.ts `withdraw`). */
+  readonly deliveries?: string;
 }
 
 export interface Store {

@@ -156,7 +156,7 @@ async function queueNotices(
     logger.error('Decision notices not queued: the status change stands; queue them again from this entry', {
       errorName: (error as Error).name,
       count: failed.length,
-      applicationIds: failed.map((m) => m.applicationId),
+      applicationIds: failed.map((m) => ('applicationId' in m ? m.applicationId : '')),
       decision,
       changedAt,
     });

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import type { OtpChannel } from '../../rules/api';
 import { makeApplicationRepository } from '../adapters/applications';
 import { makeDecisionNoticeStore } from '../adapters/decision-notices';
+import { makeGrievanceReader } from '../adapters/grievances';
 import { DbPersistenceLayer } from '../adapters/idempotency-store';
 import {
   MAX_DELAY_SECONDS,
@@ -17,36 +18,45 @@ import {
   type OutboundMessage,
   outboundMessageSchema,
   type OutboundQueue,
-  retryDelaySeconds,
-  THROTTLE_ATTEMPT_ATTRIBUTE,
-  throttleDelaySeconds,
 } from '../adapters/outbound-queue';
-import { applicationWebhookPayload, makeWebhookClient, type WebhookClient, WebhookError } from '../adapters/webhook';
+import { applicationWebhookPayload, makeWebhookClient, type WebhookClient } from '../adapters/webhook';
+import { makeWithdrawalConfirmationStore } from '../adapters/withdrawal-confirmations';
 import { cardKeysOf } from '../lib/card-keys';
 import { systemClock } from '../lib/clock';
 import { makeDocumentClient } from '../lib/dynamo';
 import { envInt, parseEnv, tableName } from '../lib/env';
 import {
+  type GrievanceAnswerDeps,
+  GrievanceAnswerNotConfiguredError,
+  type GrievanceAnswerResult,
+  makeGrievanceAnswerSender,
+} from '../lib/grievance-answer-sender';
+import { grievanceLinksOf } from '../lib/grievance-links';
+import {
   type DecisionDeps,
   DecisionNotConfiguredError,
   type DecisionResult,
-  isRateLimited,
   makeDecisionNoticeSender,
-  PutBack,
-  type PutBackReason,
 } from '../lib/decision-notice-sender';
 import { logger } from '../lib/logger';
 import { countBy } from '../lib/metrics';
+import { failureFields, makeFailureHandling, type RequeuedResult } from '../lib/outbound-failure';
 import { makePacer, type Pacer } from '../lib/pacer';
-import { providerFailureFields } from '../lib/provider-failure';
 import { publicFlowRuntime } from '../lib/public-flow';
 import { tracedCall, tracedDb } from '../lib/tracing';
 import { makeWelcomeSender, type WelcomeDeps, type WelcomeResult } from '../lib/welcome-sender';
+import {
+  makeWithdrawalSender,
+  type WithdrawalDeps,
+  WithdrawalNotConfiguredError,
+  type WithdrawnResult,
+} from '../lib/withdrawal-sender';
 import { wiredOnFirstCall } from '../lib/wiring';
 
 // Delivers what the handlers queue: after a submit the welcome WhatsApp message and the
 // webhook; after an approval or a rejection the decision notice (docs/MESSAGING.md,
-// "Decision notices"). SQS delivers at least once and the producer may retry a send, so
+// "Decision notices"); after an applicant's own withdrawal its confirmation, from the item
+// the withdrawal left; after staff answered a grievance, the answer, from its ticket. SQS delivers at least once and the producer may retry a send, so
 // each message is handled at most once through Powertools idempotency, and a decision
 // notice goes at most once per application and decision through its claim in the
 // deliveries table. A failed message is reported alone (partial batch response) and
@@ -55,7 +65,8 @@ import { wiredOnFirstCall } from '../lib/wiring';
 //
 // Two cases are not failures and spend none of the message's receives: a decision whose
 // quiet period has not passed, and a send that met a provider's rate limit. A copy of
-// the message goes back to the queue with a delay and the original counts as processed.
+// the message goes back to the queue with a delay and the original counts as processed
+// (lambdas/lib/outbound-failure.ts).
 
 /** Idempotency records outlive the queue's retention (4 days) and a redrive from the DLQ soon after. */
 export const IDEMPOTENCY_EXPIRY_SECONDS = 7 * 24 * 3600;
@@ -94,6 +105,10 @@ export interface OutboundDeps extends WelcomeDeps {
   /** See OUTBOUND_MAX_RECEIVE_COUNT. */
   readonly maxReceiveCount: number;
   readonly decisions?: DecisionDeps;
+  /** The confirmations of applicants' own withdrawals (issue 21); without it a `withdrawn` message fails. */
+  readonly withdrawals?: WithdrawalDeps;
+  /** The answers to grievances (issue 21); without it a `grievance-answer` message fails. */
+  readonly grievanceAnswers?: GrievanceAnswerDeps;
   /** The outbound queue itself, where messages are put back with a delay; without it a rate limit is an ordinary failure. */
   readonly queue?: OutboundQueue;
   /** One per channel (see OUTBOUND_MAX_CONCURRENCY); none: unpaced. */
@@ -107,9 +122,10 @@ export type DeliveryResult =
   | WelcomeResult
   | { kind: 'webhook' | 'deleted'; status: number }
   | DecisionResult
+  | WithdrawnResult
+  | GrievanceAnswerResult
   | { kind: OutboundMessage['kind']; skipped: 'application-not-found' }
-  /** Not a result the idempotency record keeps: the message went back to the queue. */
-  | { kind: OutboundMessage['kind']; requeued: PutBackReason | 'throttled'; delaySeconds: number };
+  | RequeuedResult;
 
 class InvalidMessageError extends Error {
   override name = 'InvalidMessageError';
@@ -126,125 +142,11 @@ function parseMessage(body: string): OutboundMessage {
   if (!parsed.success) throw new InvalidMessageError('Outbound message is not a known kind with its fields');
   // Exactly the schema's fields: they are the idempotency key.
   const m = parsed.output;
-  return m.kind === 'decision'
-    ? { kind: m.kind, applicationId: m.applicationId, decision: m.decision, changedAt: m.changedAt }
+  if (m.kind === 'decision')
+    return { kind: m.kind, applicationId: m.applicationId, decision: m.decision, changedAt: m.changedAt };
+  return m.kind === 'grievance-answer'
+    ? { kind: m.kind, grievanceId: m.grievanceId }
     : { kind: m.kind, applicationId: m.applicationId };
-}
-
-/** How many rate-limit put-backs the message has had (its message attribute). */
-function throttleAttemptOf(record: SQSRecord): number {
-  const value = Number(record.messageAttributes?.[THROTTLE_ATTEMPT_ATTRIBUTE]?.stringValue ?? 0);
-  return Number.isInteger(value) && value >= 0 ? value : 0;
-}
-
-/** Log fields of a failure: the error's kind and provider codes; never a URL, a credential, a number or a payload. */
-function failureFields(error: unknown): Record<string, unknown> {
-  if (error instanceof WebhookError) return { errorName: error.name, failure: error.failure, httpStatus: error.status };
-  if (error instanceof PutBack) return { errorName: error.name, reason: error.reason };
-  return providerFailureFields(error);
-}
-
-/**
- * What becomes of a message that failed: put back (a decision's quiet period, a claim
- * another consumer holds, a provider's rate limit) without spending a receive, or failed
- * with a retry delay that doubles with each receive, and logged by what an operator must do.
- * Answers the put-back result, or throws the error for the batch to report the record failed.
- */
-function makeFailureHandling(deps: OutboundDeps) {
-  const throttle = deps.throttle ?? { baseSeconds: 1, maxAttempts: 10 };
-  const delayRetry = async (record: SQSRecord): Promise<void> => {
-    if (deps.retryBaseSeconds <= 0) return;
-    const seconds = retryDelaySeconds(deps.retryBaseSeconds, Number(record.attributes.ApproximateReceiveCount));
-    try {
-      await deps.visibility.change(record, seconds);
-    } catch (error) {
-      // The queue's own visibility timeout still brings the message back.
-      logger.warn('Could not set the retry delay', { messageId: record.messageId, ...failureFields(error) });
-    }
-  };
-
-  /**
-   * Sends a copy of the message back to the queue after `delaySeconds`: the original is
-   * then reported processed, so its receive count (its retries before the dead-letter
-   * queue) is not spent. False when the queue refused: the caller fails the original instead.
-   */
-  const putBack = async (message: OutboundMessage, delaySeconds: number, throttleAttempt: number): Promise<boolean> => {
-    if (!deps.queue) return false;
-    try {
-      await deps.queue.send([message], {
-        delaySeconds: Math.min(delaySeconds, MAX_DELAY_SECONDS),
-        ...(throttleAttempt > 0 && { throttleAttempt }),
-      });
-      return true;
-    } catch (error) {
-      logger.warn('Could not put the message back; it is retried instead', {
-        kind: message.kind,
-        applicationId: message.applicationId,
-        ...failureFields(error),
-      });
-      return false;
-    }
-  };
-
-  return async (record: SQSRecord, message: OutboundMessage | undefined, error: unknown): Promise<DeliveryResult> => {
-    const attempt = throttleAttemptOf(record);
-    if (message && error instanceof PutBack) {
-      // A decision waits out its quiet period (SQS delays at most 15 minutes), or another consumer is sending it.
-      if (await putBack(message, error.delaySeconds, attempt)) {
-        logger.info('Message put back', {
-          kind: message.kind,
-          applicationId: message.applicationId,
-          reason: error.reason,
-          delaySeconds: error.delaySeconds,
-        });
-        return { kind: message.kind, requeued: error.reason, delaySeconds: error.delaySeconds };
-      }
-    } else if (message && isRateLimited(error) && attempt < throttle.maxAttempts) {
-      const delaySeconds = throttleDelaySeconds(throttle.baseSeconds, attempt + 1, throttle.random);
-      if (await putBack(message, delaySeconds, attempt + 1)) {
-        countBy('OutboundThrottled', 'kind', message.kind);
-        logger.warn('Provider rate limit: message put back without spending a retry', {
-          kind: message.kind,
-          applicationId: message.applicationId,
-          throttleAttempt: attempt + 1,
-          delaySeconds,
-          ...failureFields(error),
-        });
-        return { kind: message.kind, requeued: 'throttled', delaySeconds };
-      }
-    }
-    const receiveCount = Number(record.attributes.ApproximateReceiveCount);
-    // SQS moves the message to the dead-letter queue instead of receiving it again.
-    const deadLettered = receiveCount >= deps.maxReceiveCount;
-    const fields = {
-      messageId: record.messageId,
-      receiveCount,
-      deadLettered,
-      ...(message && { kind: message.kind, applicationId: message.applicationId }),
-      ...failureFields(error),
-    };
-    if (error instanceof WebhookError && error.failure === 'not-configured') {
-      logger.error(
-        'Webhook URL is not configured (webhookUrl in the provider secret): the message is kept for retry and then in the dead-letter queue',
-        fields,
-      );
-    } else if (error instanceof DecisionNotConfiguredError) {
-      logger.error(
-        'Decision notices are on but no template fits the stage’s channels (WHATSAPP_DECISION_TEMPLATES, SMS_TEMPLATES approved/rejected): the message is kept for retry and then in the dead-letter queue',
-        fields,
-      );
-    } else {
-      logger.warn(
-        'Outbound message not delivered: retried, and kept in the dead-letter queue after the last receive',
-        fields,
-      );
-    }
-    const kind = message?.kind ?? 'unreadable';
-    countBy('OutboundFailed', 'kind', kind);
-    countBy(deadLettered ? 'OutboundDeadLettered' : 'OutboundRetried', 'kind', kind);
-    await delayRetry(record);
-    throw error;
-  };
 }
 
 export function makeHandler(deps: OutboundDeps) {
@@ -262,13 +164,30 @@ export function makeHandler(deps: OutboundDeps) {
   };
 
   const sendWelcome = makeWelcomeSender(deps, { pace: () => pace('whatsapp'), clock, afterAccepted });
+  const sendWithdrawal =
+    deps.withdrawals &&
+    makeWithdrawalSender(deps.withdrawals, { deliveries: deps.deliveries, pace, clock, afterAccepted });
+
+  const sendGrievanceAnswer =
+    deps.grievanceAnswers &&
+    makeGrievanceAnswerSender(deps.grievanceAnswers, { deliveries: deps.deliveries, pace, clock, afterAccepted });
 
   const deliver = async (message: OutboundMessage): Promise<DeliveryResult> => {
+    if (message.kind === 'grievance-answer') {
+      // The ticket holds the number, the language and the answer.
+      if (!sendGrievanceAnswer) throw new GrievanceAnswerNotConfiguredError('Grievance answers are not wired in');
+      return sendGrievanceAnswer(message.grievanceId);
+    }
     const { kind, applicationId } = message;
     if (kind === 'deleted') {
       const { status } = await (await deps.webhook()).deliver({ event: 'deleted', application_id: applicationId });
       logger.info('Webhook told of an erasure', { applicationId, httpStatus: status });
       return { kind, status };
+    }
+    if (kind === 'withdrawn') {
+      // The application is gone: the withdrawal's own item holds the number (WITHDRAWN#<id>).
+      if (!sendWithdrawal) throw new WithdrawalNotConfiguredError('Withdrawal confirmations are not wired in');
+      return sendWithdrawal(applicationId);
     }
     const application = await deps.applications.get(applicationId);
     if (!application) {
@@ -361,6 +280,30 @@ export const handler = wiredOnFirstCall(() => {
       notices: makeDecisionNoticeStore(runtime.db, tableName('deliveries')),
       recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
       cardKeys: async () => cardKeysOf(await runtime.secrets.cardKey()),
+    },
+    withdrawals: {
+      settings: {
+        channels: runtime.env.OTP_CHANNELS,
+        whatsappTemplate: runtime.env.WHATSAPP_WITHDRAWAL_TEMPLATE,
+        smsTemplates: runtime.env.SMS_TEMPLATES || undefined,
+      },
+      whatsapp: runtime.gateway,
+      sms: runtime.sms,
+      confirmations: makeWithdrawalConfirmationStore(runtime.db, tableName('deliveries')),
+      recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
+    },
+    grievanceAnswers: {
+      settings: {
+        channels: runtime.env.OTP_CHANNELS,
+        whatsappTemplate: runtime.env.WHATSAPP_GRIEVANCE_TEMPLATE,
+        smsTemplates: runtime.env.SMS_TEMPLATES || undefined,
+      },
+      whatsapp: runtime.gateway,
+      sms: runtime.sms,
+      // Its grant: GetItem and UpdateItem of `GRIEVANCE#` items only (lib/functions.ts).
+      grievances: makeGrievanceReader(runtime.db, tableName('grievances')),
+      links: async () => grievanceLinksOf(await runtime.secrets.cardKey()),
+      recipients: { record: (phone, now) => runtime.recipients().record(phone, now) },
     },
     whatsappTier: { limit: runtime.env.WHATSAPP_TIER_UNIQUE_PER_24H, recipients: runtime.recipients() },
     deliveries: { recordAccepted: (ref, meta, now) => runtime.deliveries().recordAccepted(ref, meta, now) },

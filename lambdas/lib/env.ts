@@ -46,26 +46,51 @@ export type SmsTemplate = v.InferOutput<typeof smsTemplateSchema>;
 /** English always; Tamil (Unicode) only where a Tamil template is registered. */
 const smsTemplatePairSchema = v.object({ en: smsTemplateSchema, ta: v.optional(smsTemplateSchema) });
 
-/** Every SMS the product sends: the OTP and, for decision notices, one per decision. */
+/**
+ * Every SMS the product sends: the OTP and, for decision notices, one per decision; the
+ * confirmation of an applicant's own withdrawal (issue 21), no variable.
+ */
 export const smsTemplatesSchema = v.object({
   otp: smsTemplatePairSchema,
   approved: v.optional(smsTemplatePairSchema),
   rejected: v.optional(smsTemplatePairSchema),
+  withdrawn: v.optional(smsTemplatePairSchema),
+  /**
+   * The answer to a grievance (issue 21): its reference, then the answer page's link (id
+   * and MAC): a DLT variable holds 30 characters, too few for the answer itself.
+   */
+  grievanceAnswer: v.optional(smsTemplatePairSchema),
 });
 export type SmsTemplates = v.InferOutput<typeof smsTemplatesSchema>;
 
+/** A WhatsApp utility template: one name, its WhatsApp language code for each page language. */
+export const whatsappNoticeTemplateSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1)),
+  languages: v.object({ en: v.pipe(v.string(), v.minLength(2)), ta: v.pipe(v.string(), v.minLength(2)) }),
+});
+export type WhatsappNoticeTemplate = v.InferOutput<typeof whatsappNoticeTemplateSchema>;
+
 /** WhatsApp utility templates of the decision notices, by decision; language codes by page language. */
 export const whatsappDecisionTemplatesSchema = v.object({
-  approved: v.object({
-    name: v.pipe(v.string(), v.minLength(1)),
-    languages: v.object({ en: v.pipe(v.string(), v.minLength(2)), ta: v.pipe(v.string(), v.minLength(2)) }),
-  }),
-  rejected: v.object({
-    name: v.pipe(v.string(), v.minLength(1)),
-    languages: v.object({ en: v.pipe(v.string(), v.minLength(2)), ta: v.pipe(v.string(), v.minLength(2)) }),
-  }),
+  approved: whatsappNoticeTemplateSchema,
+  rejected: whatsappNoticeTemplateSchema,
 });
 export type WhatsappDecisionTemplates = v.InferOutput<typeof whatsappDecisionTemplatesSchema>;
+
+/** The withdrawal confirmation's WhatsApp template unless the stage names another (lib/stages.ts). */
+export const defaultWithdrawalTemplate: WhatsappNoticeTemplate = {
+  name: 'withdrawal_confirmed',
+  languages: { en: 'en', ta: 'ta' },
+};
+
+/**
+ * The grievance answer's WhatsApp template unless the stage names another (lib/stages.ts):
+ * two body parameters, the reference and the answer.
+ */
+export const defaultGrievanceAnswerTemplate: WhatsappNoticeTemplate = {
+  name: 'grievance_answer',
+  languages: { en: 'en', ta: 'ta' },
+};
 
 const whatsappTemplateSchema = v.object({
   name: v.pipe(v.string(), v.minLength(1)),
@@ -136,6 +161,24 @@ function messagingEnvShape() {
     DECISION_QUIET_SECONDS: envInt(300, { min: 0, max: 86_400 }),
     /** JSON of whatsappDecisionTemplatesSchema; empty: decisions go by SMS only. */
     WHATSAPP_DECISION_TEMPLATES: jsonOrEmpty(whatsappDecisionTemplatesSchema),
+    /** JSON of whatsappNoticeTemplateSchema: a grievance's answer (issue 21), the reference and the answer. */
+    WHATSAPP_GRIEVANCE_TEMPLATE: v.optional(
+      jsonOf(whatsappNoticeTemplateSchema),
+      JSON.stringify(defaultGrievanceAnswerTemplate),
+    ),
+    /**
+     * The confirmation message after an applicant's own withdrawal (issue 21); off: the
+     * withdrawal keeps no number for it and queues nothing.
+     */
+    WITHDRAWAL_CONFIRMATIONS_ENABLED: v.pipe(
+      v.optional(v.picklist(['true', 'false']), 'false'),
+      v.transform((value) => value === 'true'),
+    ),
+    /** JSON of whatsappNoticeTemplateSchema: the withdrawal confirmation's WhatsApp template. */
+    WHATSAPP_WITHDRAWAL_TEMPLATE: v.optional(
+      jsonOf(whatsappNoticeTemplateSchema),
+      JSON.stringify(defaultWithdrawalTemplate),
+    ),
   };
 }
 
@@ -170,6 +213,10 @@ export const publicFlowEnvSchema = v.object({
   OTP_VERIFY_MAX_PER_HOUR: int(30),
   OTP_VERIFY_MAX_PER_IP_PER_HOUR: int(4000),
   VERIFICATION_TTL_SECONDS: int(1800),
+  /** Grievances a number may open in any 24 hours, after a code and with the contact form each (issue 21). */
+  GRIEVANCE_MAX_PER_DAY: int(3),
+  /** Grievances opened without a code from one viewer address in an hour. */
+  GRIEVANCE_MAX_PER_IP_PER_HOUR: int(60),
   /** The code request's deadline from its start: the API functions' 10 s less the answer's margin. */
   REQUEST_DEADLINE_MS: int(8500),
   OUTBOUND_QUEUE_URL: v.optional(v.string(), ''),

@@ -21,7 +21,8 @@ export type RunbookSection =
   | 'latency'
   | 'stream-lag'
   | 'delivery-rate'
-  | 'whatsapp-tier';
+  | 'whatsapp-tier'
+  | 'grievances-due';
 
 export interface StageAlarmProps {
   /** kebab-case; the alarm is named `membership-<stage>-<name>`, which the operator's e-mail shows. */

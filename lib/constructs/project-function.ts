@@ -22,7 +22,7 @@ export interface FunctionTableGrant {
   readonly access: TableAccess;
   /** GetItem (read) or PutItem (write) of these partition keys only (lib/functions.ts, TableGrant.items). */
   readonly items?: readonly string[];
-  /** With `items`: Query or DeleteItem of them too (lib/functions.ts, TableGrant.itemActions). */
+  /** With `items`: Query, DeleteItem or UpdateItem of them too (lib/functions.ts, TableGrant.itemActions). */
   readonly itemActions?: readonly ItemAction[];
 }
 

@@ -4,12 +4,6 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { MyApplication } from '../../rules/my-application';
-import { en } from '../../web/src/i18n/en';
-import { enForm } from '../../web/src/i18n/en-form';
-import { meEn } from '../../web/src/i18n/my-application-en';
-import { meTa } from '../../web/src/i18n/my-application-ta';
-import { ta } from '../../web/src/i18n/ta';
-import { taForm } from '../../web/src/i18n/ta-form';
 import {
   hasHorizontalOverflow,
   launchChromium,
@@ -19,6 +13,15 @@ import {
   viewports,
 } from '../support/browser';
 import { findLeaks } from '../support/log-scan';
+import {
+  type ApplicantLanguage,
+  applicantTexts,
+  latestCode as latestCodeAt,
+  newCode as newCodeAt,
+  outbox,
+  proveNumber as proveNumberAt,
+  setClockOffset as setClockOffsetAt,
+} from '../support/my-application-browser';
 import { inkLines, pdfPagePng, rasterisePdf } from '../support/pixels';
 import { goodCaptcha, post, submitBody } from '../support/public-flow';
 import {
@@ -37,11 +40,8 @@ import { webhookDeliveries } from '../support/stand-ins';
 // them, the webhook heard `deleted`, and the same number applies again.
 
 const appUrl = inject('appUrl');
-const texts = {
-  en: { ...en, ...enForm, me: meEn },
-  ta: { ...ta, ...taForm, me: meTa },
-} as const;
-type Language = keyof typeof texts;
+const texts = applicantTexts;
+type Language = ApplicantLanguage;
 let browser: Browser;
 let staff: ReturnType<typeof staffApi>;
 
@@ -54,8 +54,7 @@ afterAll(async () => {
   await browser?.close();
   // Nothing this file's applicants sent or were sent reached the stack's log: the new
   // routes log masked numbers and ids only.
-  const outbox = (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
-  const mine = outbox.filter((m) => used.has(m.to.replace(/^\+?91/, '')));
+  const mine = (await outbox(appUrl)).filter((m) => used.has(m.to.replace(/^\+?91/, '')));
   const leaks = findLeaks(readFileSync(inject('stackLogFile'), 'utf8'), {
     phones: [...used],
     codes: mine.flatMap((m) => (m.code ? [m.code] : [])),
@@ -65,59 +64,11 @@ afterAll(async () => {
 
 /** The numbers this file applied with. */
 const used = new Set<string>();
-
-interface OutboxMessage {
-  readonly id: string;
-  readonly to: string;
-  readonly kind: string;
-  readonly code?: string;
-}
-
-/** The newest code the outbox holds for the number (the outbox lists newest first). */
-async function latestCode(mobile: string): Promise<string | undefined> {
-  const outbox = (await (await fetch(`${appUrl}/dev/outbox.json`)).json()) as OutboxMessage[];
-  return outbox.find((m) => m.kind === 'otp' && m.to.replace(/^\+/, '') === `91${mobile}`)?.code;
-}
-
-/** The newest code sent to the number other than `notCode`, waiting for it to arrive. */
-async function newCode(mobile: string, notCode: string): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      code = await latestCode(mobile);
-      return code !== undefined && code !== notCode;
-    })
-    .toBe(true);
-  return code!;
-}
-
-async function setClockOffset(offsetMs: number): Promise<void> {
-  const response = await fetch(`${appUrl}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ offsetMs }),
-  });
-  expect(response.status).toBe(200);
-}
-
-/** The code step as a visitor does it, a minute after the code the number applied with; answers the code used. */
-async function proveNumber(page: Page, language: Language, mobile: string, appliedWith: string) {
-  const s = texts[language];
-  await page.getByLabel(s.step1.mobileLabel, { exact: true }).fill(mobile);
-  const send = page.getByRole('button', { name: s.step1.send, exact: true });
-  await expect.poll(() => send.isEnabled()).toBe(true);
-  await setClockOffset(61_000);
-  try {
-    await send.click();
-    await page.getByLabel(s.step1.otpLabel, { exact: true }).waitFor();
-  } finally {
-    await setClockOffset(0);
-  }
-  const code = await newCode(mobile, appliedWith);
-  await page.getByLabel(s.step1.otpLabel, { exact: true }).fill(code);
-  await page.getByRole('button', { name: s.step1.verify, exact: true }).click();
-  return code;
-}
+const latestCode = (mobile: string) => latestCodeAt(appUrl, mobile);
+const newCode = (mobile: string, notCode: string) => newCodeAt(appUrl, mobile, notCode);
+const setClockOffset = (offsetMs: number) => setClockOffsetAt(appUrl, offsetMs);
+const proveNumber = (page: Page, language: Language, mobile: string, appliedWith: string) =>
+  proveNumberAt(page, appUrl, { language, mobile, appliedWith });
 
 async function download(page: Page, name: string): Promise<string> {
   const [file] = await Promise.all([
@@ -209,7 +160,7 @@ describe.each(['ta', 'en'] as const)('My application in %s', (language) => {
       await page.getByRole('button', { name: s.me.withdraw.confirm, exact: true }).click();
       await page.getByRole('status').filter({ hasText: s.me.withdraw.done }).waitFor();
       // The confirmation replaces the step: no "already registered" above it, no card offer.
-      expect(await page.getByText(en.errors.ALREADY_REGISTERED, { exact: true }).count()).toBe(0);
+      expect(await page.getByText(texts.en.errors.ALREADY_REGISTERED, { exact: true }).count()).toBe(0);
       expect(await page.getByRole('button', { name: s.myCard.get, exact: true }).count()).toBe(0);
       await screenshot(page, `my-application-${language}-withdrawn-360`);
       expect(await hasHorizontalOverflow(page)).toBe(false);

@@ -137,6 +137,17 @@ describe('messaging settings (lib/stages.ts)', () => {
         decisionNotices: { enabled: true },
       }),
     ).toBe(false);
+    // The withdrawal's confirmation (issue 21): its WhatsApp template has a default; SMS only needs the SMS one.
+    expect(ok({ withdrawalConfirmations: { enabled: true } })).toBe(true);
+    expect(ok({ otpChannels: 'sms', sms, withdrawalConfirmations: { enabled: true } })).toBe(true);
+    expect(
+      ok({
+        otpChannels: 'sms',
+        sms: { ...sms, templates: { otp: sms.templates.otp } },
+        withdrawalConfirmations: { enabled: true },
+      }),
+    ).toBe(false);
+    expect(ok({ withdrawalConfirmations: { enabled: true, whatsappTemplate: { name: 'x' } } })).toBe(false);
   });
 
   it('holds the SMS templates and decision templates in the very shape the functions parse', () => {
@@ -288,6 +299,8 @@ describe('the messaging settings each function gets', () => {
         DECISION_NOTICES_ENABLED: config.messaging.decisionNotices.enabled,
         DECISION_QUIET_SECONDS: config.messaging.decisionNotices.quietPeriodSeconds,
         WHATSAPP_DECISION_TEMPLATES: config.messaging.decisionNotices.whatsappTemplates,
+        WITHDRAWAL_CONFIRMATIONS_ENABLED: config.messaging.withdrawalConfirmations.enabled,
+        WHATSAPP_WITHDRAWAL_TEMPLATE: config.messaging.withdrawalConfirmations.whatsappTemplate,
         OTP_MAX_PER_IP_PER_HOUR: config.limits.otpMaxPerIpPerHour,
       });
       // The origination identity is the sender id's ARN: the resource the permission names.

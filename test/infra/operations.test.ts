@@ -41,6 +41,7 @@ const runbookSections = [
   'stream-lag',
   'delivery-rate',
   'whatsapp-tier',
+  'grievances-due',
 ];
 
 let workDir: string;
@@ -207,7 +208,11 @@ describe('per-route API throttles', () => {
       'POST /api/card',
       'POST /api/card/mine',
       'POST /api/card/status',
+      'POST /api/grievances',
+      'POST /api/grievances/answer',
       'POST /api/me',
+      'POST /api/me/correct',
+      'POST /api/me/grievances',
       'POST /api/me/withdraw',
       'POST /api/otp/request',
       'POST /api/otp/status',
@@ -362,7 +367,11 @@ describe('alarms', () => {
       'POST /api/card',
       'POST /api/card/mine',
       'POST /api/card/status',
+      'POST /api/grievances',
+      'POST /api/grievances/answer',
       'POST /api/me',
+      'POST /api/me/correct',
+      'POST /api/me/grievances',
       'POST /api/me/withdraw',
       'POST /api/otp/request',
       'POST /api/otp/status',
@@ -393,6 +402,26 @@ describe('alarms', () => {
         });
       }
     }
+  });
+
+  it('alarms on a grievance due within 7 days, from the daily count the retention job publishes', () => {
+    for (const stage of ['dev', 'prod'] as const) {
+      expect(alarm(stage, 'grievances-due')).toMatchObject({
+        Namespace: METRICS_NAMESPACE,
+        MetricName: 'GrievancesDueSoon',
+        Dimensions: Object.entries(stageMetricDimensions(stage)).map(([Name, Value]) => ({ Name, Value })),
+        Statistic: 'Maximum',
+        Period: 86_400,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+    const [, job] = ofType(appOf('prod'), 'AWS::Lambda::Function').find(
+      ([id]) => id === functionId('prod', backgroundFunctions.retention.handler),
+    )!;
+    expect((job.Properties.Environment as { Variables: Json }).Variables).toMatchObject({
+      RETENTION_CLOSED_GRIEVANCE_DAYS: String(config.prod.retention.closedGrievanceDays),
+    });
   });
 
   it("alarms when the applications stream consumer's iterator age passes the stage threshold", () => {

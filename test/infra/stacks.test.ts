@@ -371,7 +371,11 @@ describe('functions', () => {
         expect(
           actions.some((a) => writeActions.includes(a)),
           `${id} writes ${grant.table}`,
-        ).toBe(grant.access !== 'read' || ('itemActions' in grant && grant.itemActions?.includes('dynamodb:DeleteItem') === true));
+        ).toBe(
+          grant.access !== 'read' ||
+            ('itemActions' in grant &&
+              grant.itemActions?.some((a) => a === 'dynamodb:DeleteItem' || a === 'dynamodb:UpdateItem') === true),
+        );
         expect(actions.includes('dynamodb:GetItem'), `${id} reads ${grant.table}`).toBe(grant.access !== 'write');
       }
     }
@@ -539,10 +543,43 @@ describe('secrets', () => {
         { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PHONE#*', 'APP#*', 'CARD#*'] } },
       ],
     ]);
+    // The correction (issue 21) updates an application read through its number's guard.
+    expect(statementsOn('my-correct').map((s) => [s.Action, s.Condition])).toEqual([
+      [
+        ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PHONE#*', 'APP#*'] } },
+      ],
+    ]);
     // The code request does not look at applications at all (nobody learns from it who applied).
     expect(statementsOn('otp-request')).toEqual([]);
+    // Grievances (issue 21): after the code, the number's guard and its application are read;
+    // with a contact number (no code), nothing of the applications table, as for the code request.
+    expect(statementsOn('grievance-mine').map((s) => [s.Action, s.Condition])).toEqual([
+      ['dynamodb:GetItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PHONE#*', 'APP#*'] } }],
+    ]);
+    expect(statementsOn('grievance-contact')).toEqual([]);
+    expect(statementsOn('grievance-answer-view')).toEqual([]);
     // The card's public keys read no table at all.
     expect(statementsOn('card-keys')).toEqual([]);
+  });
+
+  it('lets the withdrawal put only its confirmation’s item in the deliveries table, and the outbound consumer read and delete it', () => {
+    const deliveriesId = tableLogicalId('deliveries')!;
+    const statementsOn = (handler: string) =>
+      policiesOfFunction(functionByHandler(handler)[1])
+        .flatMap((d) => d.Statement as Json[])
+        .filter((st) => importsIn(st.Resource).includes(deliveriesId));
+    // Issue 21: the number and language for the confirmation, PutItem of `WITHDRAWN#*` only.
+    expect(statementsOn('my-withdraw').map((s) => [s.Action, s.Condition])).toEqual([
+      ['dynamodb:PutItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WITHDRAWN#*'] } }],
+    ]);
+    expect(statementsOn('outbound-consumer').flatMap((s) => [s.Action].flat())).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:DeleteItem']),
+    );
+    // The withdrawal queues the message's id: it knows the queue and whether the stage sends them.
+    const env = (functionByHandler('my-withdraw')[1].Properties.Environment as { Variables: Json }).Variables;
+    expect(env.WITHDRAWAL_CONFIRMATIONS_ENABLED).toBe(String(config.messaging.withdrawalConfirmations.enabled));
+    expect(env.OUTBOUND_QUEUE_URL).toBeDefined();
   });
 
   it('keeps the webhook credentials out of every environment: the webhook function gets the provider secret ARN only', () => {

@@ -66,6 +66,14 @@ const requests: Record<string, { path: string; body?: unknown; ok: number; scope
     body: { status: 'paused' },
     ok: 404,
   },
+  // Grievances (issue 21): the list, and an answer and a closing of a ticket that does not exist.
+  'GET /api/admin/grievances': { path: '/api/admin/grievances', ok: 200 },
+  'POST /api/admin/grievances/{id}/answer': {
+    path: '/api/admin/grievances/matrixnonexxxxx/answer',
+    body: { answer: 'An answer.' },
+    ok: 404,
+  },
+  'POST /api/admin/grievances/{id}/close': { path: '/api/admin/grievances/matrixnonexxxxx/close', body: {}, ok: 404 },
   ...Object.fromEntries(
     ['assign', 'disable', 'enable', 'reset-mfa'].map((action) => [
       `POST /api/admin/staff/{sub}/${action}`,
@@ -163,13 +171,15 @@ beforeAll(async () => {
 afterAll(() => tier.stop());
 
 /**
- * A coordinator reviews (status changes) and makes and pauses campaigns in their districts,
- * but may not erase or manage staff.
+ * A coordinator reviews (status changes), makes and pauses campaigns, and answers and closes
+ * grievances in their districts, but may not erase or manage staff.
  */
 const reviewRoutes = [
   'POST /api/admin/applications/status',
   'POST /api/admin/campaigns',
   'PATCH /api/admin/campaigns/{id}',
+  'POST /api/admin/grievances/{id}/answer',
+  'POST /api/admin/grievances/{id}/close',
 ];
 const scopedCallers = new Set(['coordinator of Chennai', 'viewer of Chennai']);
 

@@ -27,7 +27,14 @@ const at = (hours: number) => new Date(now + hours * HOUR).toISOString();
 const ttl = (hours: number) => Math.floor((now + hours * HOUR) / 1000);
 const window = { from: new Date(now - 30 * 24 * HOUR), to: new Date(now - HOUR) };
 
-const phones = { a: '919840000001', b: '919840000002', d: '919840000004', n: '919840000010', m: '919840000011' };
+const phones = {
+  a: '919840000001',
+  b: '919840000002',
+  d: '919840000004',
+  n: '919840000010',
+  m: '919840000011',
+  w: '919840000012',
+};
 
 beforeAll(async () => {
   const client = localDynamoClient(endpoint);
@@ -69,6 +76,8 @@ beforeAll(async () => {
   await putAll(db, names.deliveries, [
     // A decision message of an application erased since.
     { pk: 'MSG#sms#x1', application_id: 'c', accepted_at: at(-5 * 24), ttl: ttl(25 * 24) },
+    // A withdrawal's confirmation, not sent yet (issue 21): its application is erased, the item holds the number.
+    { pk: 'WITHDRAWN#w', phone_number: phones.w, language: 'ta', created_at: at(-3), ttl: ttl(21) },
   ]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,7 +90,8 @@ describe('breach report', () => {
       ['applications', 'otps', 'rateLimits', 'search', 'rollups', 'deliveries'],
       window,
     );
-    expect([...all.people.keys()].sort()).toEqual([phones.a, phones.d, phones.n].sort());
+    expect([...all.people.keys()].sort()).toEqual([phones.a, phones.d, phones.n, phones.w].sort());
+    expect([...all.people.get(phones.w)!.tables]).toEqual(['deliveries']);
     expect(all.people.get(phones.a)).toMatchObject({ district: 'Chennai', language: 'ta' });
     expect([...all.people.get(phones.a)!.tables].sort()).toEqual(['applications', 'rateLimits', 'search']);
     expect(all.people.get(phones.n)?.district).toBeUndefined();
@@ -108,9 +118,10 @@ describe('breach report', () => {
     const ist = (d: Date) => new Date(d.getTime() + 5.5 * HOUR).toISOString().replace('Z', '+05:30');
     const args = ['--from', ist(window.from), '--to', ist(window.to), '--out', file];
     expect(await main(args, out)).toBe(0);
-    expect(printed).toMatch(/People to notify: 3 \(and 1 exposed applications erased since/);
+    expect(printed).toMatch(/People to notify: 4 \(and 1 exposed applications erased since/);
     expect(printed).toMatch(/Chennai\s+1\n/);
-    expect(printed).toMatch(/never applied.*\s+1\n/);
+    // The number that asked for a code only, and the withdrawn one whose confirmation was waiting.
+    expect(printed).toMatch(/never applied.*\s+2\n/);
     // No number, in any spelling, reaches the terminal.
     expect(printed).not.toMatch(/98400000|\d{10}/);
     const rows: Record<string, string>[] = parse(readFileSync(file), { bom: true, columns: true });
@@ -119,11 +130,26 @@ describe('breach report', () => {
       [phones.a, 'Chennai', 'ta'],
       [phones.d, 'Coimbatore', 'en'],
       [phones.n, '', ''],
+      [phones.w, '', ''],
     ]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     await expect(main(args, out)).rejects.toThrow(/EEXIST/);
     // A window that ends before it starts is refused with the usage.
     expect(await main(['--from', '2026-02-01T00:00:00Z', '--to', '2026-01-01T00:00:00Z'], out)).toBe(2);
     delete process.env.LOCAL_DATA_DIR;
+  });
+
+  // Last: the counts above are without it.
+  it("finds a grievance's contact number (issue 21), opened by the window's end, with its district when it applied", async () => {
+    await putAll(db, names.grievances, [
+      { pk: 'GRIEVANCE#g1', id: 'g1', phone_number: '919840000013', opened_at: at(-3), text: 'x' },
+      { pk: 'GRIEVANCE#g2', id: 'g2', phone_number: phones.a, opened_at: at(-5), text: 'y' },
+      // Opened after the window.
+      { pk: 'GRIEVANCE#g3', id: 'g3', phone_number: '919840000014', opened_at: at(-0.2), text: 'z' },
+    ]);
+    const found = await findBreachAffected(db, names, ['grievances'], window);
+    expect([...found.people.keys()].sort()).toEqual(['919840000013', phones.a].sort());
+    expect(found.people.get(phones.a)).toMatchObject({ district: 'Chennai' });
+    expect(found.perTable.grievances).toEqual({ read: 3, exposed: 2 });
   });
 });

@@ -115,6 +115,48 @@ const nearValid = {
     { verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)), extra: fc.jsonValue() },
     { requiredKeys: [] },
   ),
+  // The correction (issue 21): the form's fields, any other field and junk values, with a forged verification.
+  '/api/me/correct': fc.record(
+    {
+      verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)),
+      changes: fc.oneof(
+        fc.record(
+          {
+            name: fc.oneof(fc.string(), fc.integer()),
+            email: fc.oneof(fc.string(), fc.constant('')),
+            revenue_district: fc.oneof(fc.constant('Salem'), fc.string()),
+            assembly_constituency: fc.string(),
+            date_of_birth: fc.string(),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.jsonValue(),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  // Grievances (issue 21): after a code, with a contact number behind the captcha, and the answer's link.
+  '/api/me/grievances': fc.record(
+    {
+      verificationToken: fc.oneof(fc.string(), fc.constant('a.b.c'), fc.constant(null)),
+      text: fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 1200 }), fc.integer()),
+      language: fc.oneof(fc.constantFrom('en', 'ta'), fc.string()),
+    },
+    { requiredKeys: [] },
+  ),
+  '/api/grievances': fc.record(
+    {
+      mobile: fc.oneof(fc.stringMatching(/^[6-9]\d{9}$/), fc.string(), fc.integer()),
+      captchaToken: fc.oneof(fc.constant('dev.grievance.0.1'), fc.string(), fc.constant(null)),
+      text: fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 1200 })),
+      language: fc.oneof(fc.constantFrom('en', 'ta'), fc.string()),
+    },
+    { requiredKeys: [] },
+  ),
+  '/api/grievances/answer': fc.record(
+    { link: fc.oneof(fc.string(), fc.stringMatching(/^[a-z2-9]{16}\.[\w-]{22}$/), fc.integer(), fc.constant(null)) },
+    { requiredKeys: [] },
+  ),
   '/api/card/status': fc.record(
     {
       token: fc.oneof(

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationIdOf, applicationKey, phoneGuardKey } from '../../lambdas/adapters/application-items';
 import { cardGuardKey } from '../../lambdas/adapters/member-cards';
+import { withdrawalConfirmationKey } from '../../lambdas/adapters/withdrawal-confirmations';
 import { DeleteCommand, GetCommand, QueryCommand, ScanCommand } from '../../lambdas/lib/db';
 import { testStackConfig } from '../support/test-stack';
 import { localDb } from '../../local/dynamodb';
+import { localSms } from '../../local/config';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { TERMS_VERSION } from '../../rules/application-values';
 import type { MyApplication } from '../../rules/my-application';
@@ -15,7 +17,8 @@ import { signIn } from '../support/tokens';
 // handlers on DynamoDB Local: an applicant proves their number with a real code, sees
 // every field, their consent, their status history (no staff name) and the notices sent
 // to them, then withdraws: nothing of them is left in the applications table, the card
-// stops working, the webhook hears `deleted`, and the number can apply again.
+// stops working, the webhook hears `deleted`, the confirmation message reaches the number
+// in the language applied in (and the number kept for it goes), and the number can apply again.
 
 let stack: LocalStack;
 let admin = '';
@@ -81,6 +84,22 @@ async function applicationsLeft(): Promise<string[]> {
 }
 const itemOf = async (pk: string) =>
   (await db().send(new GetCommand({ TableName: stack.tableNames.applications, Key: { pk } }))).Item;
+/** What the withdrawal keeps for its confirmation message (the number, a day at most). */
+const confirmationItem = async (id: string) =>
+  (
+    await db().send(
+      new GetCommand({ TableName: stack.tableNames.deliveries, Key: { pk: withdrawalConfirmationKey(id) } }),
+    )
+  ).Item;
+/** Every message the sandboxes accepted, newest first. */
+const outbox = async () =>
+  (await (await fetch(`${stack.apiUrl}/dev/outbox.json`)).json()) as {
+    kind: string;
+    channel: string;
+    to: string;
+    template?: string;
+    language?: string;
+  }[];
 
 describe('my application', () => {
   const state: { mobile: string; id: string; token: string; link?: string } = { mobile: '', id: '', token: '' };
@@ -135,7 +154,7 @@ describe('my application', () => {
   it('withdraws in one request: nothing of the application is left, the webhook hears it, the number may apply again', async () => {
     const answer = await withdraw(state.token);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(answer.body).toEqual({ erased: state.id });
+    expect(answer.body).toEqual({ erased: state.id, confirmationQueued: true });
     expect(await itemOf(applicationKey(state.id))).toBeUndefined();
     expect(await itemOf(phoneGuardKey(`91${state.mobile}`))).toBeUndefined();
     expect(await itemOf(cardGuardKey(String(state.link).split('.')[0] ?? ''))).toBeUndefined();
@@ -162,6 +181,17 @@ describe('my application', () => {
       )
       .toContainEqual({ event: 'deleted', application_id: state.id });
 
+    // The confirmation reaches the number by WhatsApp in the language applied in (Tamil),
+    // and the item that held the number for it is gone once it was sent.
+    await expect
+      .poll(async () => (await outbox()).filter((m) => m.kind === 'withdrawn' && m.to === `91${state.mobile}`), {
+        timeout: 20_000,
+      })
+      .toEqual([
+        expect.objectContaining({ channel: 'whatsapp', template: 'withdrawal_confirmed', language: 'ta' }) as unknown,
+      ]);
+    await expect.poll(() => confirmationItem(state.id), { timeout: 20_000 }).toBeUndefined();
+
     // The rollups, an export and the list count what is left, and list nothing of it.
     const left = await applicationsLeft();
     expect(left).not.toContain(state.id);
@@ -181,5 +211,23 @@ describe('my application', () => {
     expect((await withdraw(state.token)).body.error?.code).toBe('NO_APPLICATION');
     const again = await apply(state.mobile, { name: 'Kavya R' });
     expect(again.id).not.toBe(state.id);
+    state.id = again.id;
+  });
+
+  it('confirms a withdrawal by SMS, the registered DLT text in Tamil, when WhatsApp cannot reach the number', async () => {
+    const token = await verify(state.mobile);
+    // Nothing else in flight (the welcome of the application made again): the refusal armed below is the confirmation's.
+    await stack.outbound.drain(20_000);
+    stack.whatsApp.failNext({ times: 1, mode: 'recipient' });
+    expect((await withdraw(token)).body).toEqual({ erased: state.id, confirmationQueued: true });
+    await expect
+      .poll(() => stack.sms.messages().filter((m) => m.kind === 'withdrawn' && m.to === `91${state.mobile}`), {
+        timeout: 20_000,
+      })
+      .toEqual([
+        // The SMS sandbox accepts only a body that is its registered template to the character.
+        expect.objectContaining({ templateId: localSms.templates.withdrawn.ta.templateId }) as unknown,
+      ]);
+    await expect.poll(() => confirmationItem(state.id), { timeout: 20_000 }).toBeUndefined();
   });
 });

@@ -17,6 +17,11 @@ export const paths = {
     path: '/notice',
     getHref: () => '/notice',
   },
+  /** A grievance without a code (issue 21), and with `#<link>` its answer (rules/grievances.ts). */
+  grievance: {
+    path: '/grievance',
+    getHref: () => '/grievance',
+  },
   /** The member's card (issue 20): the link's secret follows `#` (rules/member-card.ts). */
   // Written out, not imported from rules/member-card.ts: that module's schemas would
   // join the first view (paths.test.ts holds the two equal).

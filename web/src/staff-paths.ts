@@ -5,9 +5,10 @@ export const staffPaths = {
   reports: { getHref: () => '/admin/reports' },
   staff: { getHref: () => '/admin/staff' },
   campaigns: { getHref: () => '/admin/campaigns' },
+  grievances: { getHref: () => '/admin/grievances' },
 } as const;
 
-export type StaffPage = 'dashboard' | 'reports' | 'staff' | 'campaigns' | 'notFound';
+export type StaffPage = 'dashboard' | 'reports' | 'staff' | 'campaigns' | 'grievances' | 'notFound';
 
 /** The staff page for a path under /admin (a trailing slash is the same page). */
 export function staffPage(pathname: string): StaffPage {
@@ -16,5 +17,6 @@ export function staffPage(pathname: string): StaffPage {
   if (rest === 'reports') return 'reports';
   if (rest === 'staff') return 'staff';
   if (rest === 'campaigns') return 'campaigns';
+  if (rest === 'grievances') return 'grievances';
   return 'notFound';
 }

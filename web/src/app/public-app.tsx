@@ -14,6 +14,8 @@ const LegalRoute = lazy(async () => ({ default: (await import('./routes/legal'))
 // chunks of their own, opened from a link, never part of the first view.
 const CardRoute = lazy(async () => ({ default: (await import('./routes/card')).CardRoute }));
 const VerifyRoute = lazy(async () => ({ default: (await import('./routes/verify')).VerifyRoute }));
+// A grievance without a code, and its answer's page (issue 21): a chunk of its own.
+const GrievanceRoute = lazy(async () => ({ default: (await import('./routes/grievance')).GrievanceRoute }));
 
 function lazyPage(pathname: string) {
   for (const name of ['terms', 'privacy', 'notice'] as const) {
@@ -21,6 +23,7 @@ function lazyPage(pathname: string) {
   }
   if (pathname === paths.card.path) return <CardRoute />;
   if (pathname === paths.verify.path) return <VerifyRoute />;
+  if (pathname === paths.grievance.path) return <GrievanceRoute />;
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import { renderWithI18n } from '../testing/render';
 import { PageShell } from './page-shell';
 
 // Every public page is framed by PageShell: its footer is where the legal texts are always
-// one tap away (issue 21: the notice on every public page).
+// one tap away (issue 21: the notice on every public page), and the grievance form.
 
 afterEach(cleanup);
 
@@ -16,18 +16,20 @@ const footerLinks = () =>
     .map((link) => [link.textContent, link.getAttribute('href')]);
 
 describe('the footer', () => {
-  it('links the terms, the privacy policy and the notice, in either language', async () => {
+  it('links the terms, the privacy policy, the notice and the grievance form, in either language', async () => {
     const { i18n } = renderWithI18n(<PageShell>page</PageShell>);
     expect(footerLinks()).toEqual([
       ['Terms and conditions', '/terms'],
       ['Privacy policy', '/privacy'],
       ['Data notice', '/notice'],
+      ['Raise a grievance', '/grievance'],
     ]);
     await act(() => i18n.changeLanguage('ta'));
     expect(footerLinks()).toEqual([
       ['விதிமுறைகள் மற்றும் நிபந்தனைகள்', '/terms'],
       ['தனியுரிமைக் கொள்கை', '/privacy'],
       ['தரவு அறிவிப்பு', '/notice'],
+      ['குறை தெரிவிக்கவும்', '/grievance'],
     ]);
   });
 

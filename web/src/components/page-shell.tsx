@@ -32,6 +32,9 @@ export function PageShell({ children }: { children: ReactNode }) {
           <LegalLink name="terms">{t('legal.terms')}</LegalLink>
           <LegalLink name="privacy">{t('legal.privacy')}</LegalLink>
           <LegalLink name="notice">{t('legal.notice')}</LegalLink>
+          <a href={paths.grievance.getHref()} className="legal-link">
+            {t('legal.grievance')}
+          </a>
         </nav>
       </footer>
     </div>

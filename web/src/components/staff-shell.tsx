@@ -7,7 +7,7 @@ import { staffPaths } from '../staff-paths';
 import { LanguageSwitch } from './language-switch';
 
 /**
- * The frame of the signed-in staff area: wing name, Dashboard, Reports and Campaigns, who is
+ * The frame of the signed-in staff area: wing name, Dashboard, Reports, Campaigns and Grievances, who is
  * signed in with which role, the language switch and Logout. Wider than the public
  * page's: staff work on laptops.
  */
@@ -62,6 +62,13 @@ export function StaffShell({ children }: { children: ReactNode }) {
                 aria-current={here === staffPaths.campaigns.getHref() ? 'page' : undefined}
               >
                 {t('nav.campaigns')}
+              </Link>
+              <Link
+                to={staffPaths.grievances.getHref()}
+                className="staff-nav-link"
+                aria-current={here === staffPaths.grievances.getHref() ? 'page' : undefined}
+              >
+                {t('nav.grievances')}
               </Link>
               {/* Admins only: the server refuses anyone else the staff routes. */}
               {session.role === 'admin' && (

@@ -74,6 +74,7 @@ export const en = {
     terms: 'Terms and conditions',
     privacy: 'Privacy policy',
     notice: 'Data notice',
+    grievance: 'Raise a grievance',
     close: 'Close',
   },
   notFound: {

@@ -8,6 +8,8 @@ import { cardTa } from './member-card-ta';
 import { meEn } from './my-application-en';
 import { meTa } from './my-application-ta';
 import { enForm } from './en-form';
+import { grievanceEn } from './grievance-en';
+import { grievanceTa } from './grievance-ta';
 import { ta } from './ta';
 import { taForm } from './ta-form';
 import { checkGlossary, checkNoServiceText, checkTamilNames, checkTranslations } from './translation-checks';
@@ -39,6 +41,17 @@ describe('"My application"\'s translations', () => {
   checkTranslations(meEn, meTa);
   checkNoServiceText(meEn, meTa);
   checkGlossary(meTa);
+});
+
+describe('the grievance forms\' translations', () => {
+  checkTranslations(grievanceEn, grievanceTa);
+  checkNoServiceText(grievanceEn, grievanceTa);
+  checkGlossary(grievanceTa);
+
+  it('names the footer link as the forms\' title', () => {
+    expect(en.legal.grievance).toBe(grievanceEn.title);
+    expect(ta.legal.grievance).toBe(grievanceTa.title);
+  });
 });
 
 describe('district and constituency names', () => {

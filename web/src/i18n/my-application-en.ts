@@ -49,6 +49,18 @@ export const meEn = {
     heading: 'Your membership card',
     open: 'Open my card',
   },
+  correct: {
+    heading: 'Correct your details',
+    text: 'Your name, email, alternate number, district and constituency, stream of study and occupation. Other details stay as you applied.',
+    open: 'Correct my details',
+    save: 'Save the corrections',
+    saving: 'Saving…',
+    cancel: 'Cancel',
+    saved: 'Your details were corrected.',
+    unchanged: 'Nothing was changed: every detail was already so.',
+    failed: 'Could not save your corrections. Please try again.',
+    invalid: 'Some details are not valid. Please check the fields marked below.',
+  },
   copy: {
     heading: 'Take a copy',
     json: 'Download as data (JSON)',
@@ -69,6 +81,7 @@ export const meEn = {
     working: 'Withdrawing…',
     failed: 'Could not withdraw your application. Please try again.',
     done: 'Your application has been withdrawn and your details erased.',
+    messageOnItsWay: 'A message confirming it is on its way to your mobile number, by WhatsApp or SMS.',
     home: 'Go to the home page',
   },
 };

@@ -1,3 +1,4 @@
+import { staffAuditEn } from './staff-audit-en';
 import { staffCardEn } from './staff-card-en';
 import { staffNoticesEn } from './staff-notices-en';
 import type { Strings } from './strings';
@@ -12,6 +13,7 @@ export const staffEn = {
     reports: 'Reports',
     staff: 'Staff',
     campaigns: 'Campaigns',
+    grievances: 'Grievances',
   },
   gate: {
     loading: 'Checking your sign-in…',
@@ -185,13 +187,7 @@ export const staffEn = {
     gone: 'This application no longer exists.',
   },
   card: staffCardEn,
-  audit: {
-    heading: 'Audit trail',
-    empty: 'No changes yet.',
-    note: 'Note',
-    erase: 'Erased',
-    export: 'Exported',
-  },
+  audit: staffAuditEn,
   notices: staffNoticesEn,
   review: {
     heading: 'Change status',

@@ -1,3 +1,4 @@
+import { staffAuditTa } from './staff-audit-ta';
 import { staffCardTa } from './staff-card-ta';
 import { staffNoticesTa } from './staff-notices-ta';
 import type { StaffMessages } from './staff-en';
@@ -11,6 +12,7 @@ export const staffTa: StaffMessages = {
     reports: 'அறிக்கைகள்',
     staff: 'பணியாளர்கள்',
     campaigns: 'பரப்புரைகள்',
+    grievances: 'குறைகள்',
   },
   gate: {
     loading: 'உங்கள் உள்நுழைவு சரிபார்க்கப்படுகிறது…',
@@ -185,13 +187,7 @@ export const staffTa: StaffMessages = {
     gone: 'இந்த விண்ணப்பம் இப்போது இல்லை.',
   },
   card: staffCardTa,
-  audit: {
-    heading: 'தணிக்கைப் பதிவு',
-    empty: 'இதுவரை மாற்றங்கள் எதுவும் இல்லை.',
-    note: 'குறிப்பு',
-    erase: 'அழிக்கப்பட்டது',
-    export: 'ஏற்றுமதி செய்யப்பட்டது',
-  },
+  audit: staffAuditTa,
   notices: staffNoticesTa,
   review: {
     heading: 'நிலையை மாற்று',

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { campaignsEn } from './staff-campaigns-en';
 import { campaignsTa } from './staff-campaigns-ta';
+import { staffGrievancesEn } from './staff-grievances-en';
+import { staffGrievancesTa } from './staff-grievances-ta';
 import { staffEn } from './staff-en';
 import { staffTa } from './staff-ta';
 import { ta } from './ta';
@@ -19,6 +21,17 @@ describe('staff area translations', () => {
     expect(staffEn.table.emptyBody).toBe('There are no membership applications to display.');
     expect(staffEn.pager.text).toBe('Page {{page}} of {{pages}} • {{total}} total');
     expect(staffEn.export.button).toBe('Export CSV');
+  });
+});
+
+describe('Grievances page translations', () => {
+  checkTranslations(staffGrievancesEn, staffGrievancesTa);
+  checkNoServiceText(staffGrievancesEn, staffGrievancesTa);
+  checkGlossary(staffGrievancesTa);
+
+  it("names the page as the staff area's navigation does", () => {
+    expect(staffGrievancesEn.title).toBe(staffEn.nav.grievances);
+    expect(staffGrievancesTa.title).toBe(staffTa.nav.grievances);
   });
 });
 

@@ -40,7 +40,7 @@ function subscribe(i18n: I18n, changed: () => void): () => void {
   };
 }
 
-type Namespace = 'translation' | 'staff' | 'card' | 'me';
+type Namespace = 'translation' | 'staff' | 'card' | 'me' | 'grievance';
 
 /** `t` in the current language for `ns` (a new function after each change, as react-i18next's), and the instance. */
 export function useTranslation<Ns extends Namespace = 'translation'>(ns?: Ns): { t: TFunction<Ns>; i18n: I18n } {

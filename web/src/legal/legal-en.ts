@@ -103,7 +103,7 @@ export const legalEn: LegalTexts = {
             'withdraw your consent and ask us to erase your application (what was done before stays valid);',
             'make a complaint (a grievance) to us.',
           ],
-          'Write to the contact below with your name and the mobile number you applied with. We may send a code to that number to check that it is you.',
+          'You can do the first three yourself on this website: enter the mobile number you applied with, type the one-time code we send to it, and open “My application”. There you can also raise a grievance; without a code, use the “Raise a grievance” link at the foot of every page. Or write to the contact below with your name and the mobile number you applied with: we may send a code to that number to check that it is you.',
         ],
       },
       {

@@ -27,6 +27,8 @@ export const staffKeys = {
    * filters and "Top campaigns" (a coordinator's: their districts' only).
    */
   campaigns: ['campaigns'] as const,
+  /** The Grievances page's list (issue 21): the tickets not yet closed that this staff member may see. */
+  grievances: ['grievances'] as const,
 };
 
 /**

@@ -22,6 +22,8 @@ const ReportsRoute = lazy(async () => ({ default: (await import('./admin-reports
 const StaffRoute = lazy(async () => ({ default: (await import('./admin-staff')).StaffRoute }));
 // Its own chunk: the campaigns, their QR codes and (later still) the poster.
 const CampaignsRoute = lazy(async () => ({ default: (await import('./admin-campaigns')).CampaignsRoute }));
+// Its own chunk: the grievances (issue 21).
+const GrievancesRoute = lazy(async () => ({ default: (await import('./admin-grievances')).GrievancesRoute }));
 
 /** /admin and below: the staff strings, then the root gate; signed in, the staff frame and its page. */
 export function AdminRoute() {
@@ -52,6 +54,11 @@ export function AdminRoute() {
           {page === 'campaigns' && (
             <Suspense fallback={<Spinner label={t('gate.loading')} />}>
               <CampaignsRoute />
+            </Suspense>
+          )}
+          {page === 'grievances' && (
+            <Suspense fallback={<Spinner label={t('gate.loading')} />}>
+              <GrievancesRoute />
             </Suspense>
           )}
           {page === 'notFound' && <AdminNotFound />}

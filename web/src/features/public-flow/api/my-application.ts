@@ -1,4 +1,6 @@
 import {
+  type CorrectionResponse,
+  correctionResponseSchema,
   type MyApplication,
   myApplicationResponseSchema,
   type WithdrawResponse,
@@ -16,4 +18,16 @@ export function getMyApplication(verificationToken: string): Promise<MyApplicati
 /** POST /api/me/withdraw: the application is erased. */
 export function withdrawMyApplication(verificationToken: string): Promise<WithdrawResponse> {
   return apiRequest('/me/withdraw', { method: 'POST', body: { verificationToken }, schema: withdrawResponseSchema });
+}
+
+/** POST /api/me/correct: the changed fields only; `changed` names those that were. */
+export function correctMyApplication(
+  verificationToken: string,
+  changes: Record<string, string>,
+): Promise<CorrectionResponse> {
+  return apiRequest('/me/correct', {
+    method: 'POST',
+    body: { verificationToken, changes },
+    schema: correctionResponseSchema,
+  });
 }

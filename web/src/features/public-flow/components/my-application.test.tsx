@@ -100,9 +100,10 @@ describe('My application', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Withdraw my application' }));
     expect(api).toHaveBeenCalledTimes(1); // Nothing sent before the confirmation.
     const confirm = screen.getByRole('group', { name: 'Withdraw and erase everything?' });
-    api.mockResolvedValueOnce(jsonResponse(200, { erased: data.application.id }));
+    api.mockResolvedValueOnce(jsonResponse(200, { erased: data.application.id, confirmationQueued: true }));
     await userEvent.click(within(confirm).getByRole('button', { name: 'Yes, withdraw and erase' }));
-    await vi.waitFor(() => expect(onWithdrawn).toHaveBeenCalled());
+    // The server queued a confirmation message: the page may say so.
+    await vi.waitFor(() => expect(onWithdrawn).toHaveBeenCalledWith(true));
     const [url, init] = api.mock.calls[1]!;
     expect(url).toBe('/api/me/withdraw');
     expect(init?.body).toBe(JSON.stringify({ verificationToken: 'verification-token' }));
@@ -115,6 +116,16 @@ describe('My application', () => {
     expect(screen.getByRole('status').textContent).toBe('உங்கள் விண்ணப்பம் திரும்பப் பெறப்பட்டது; உங்கள் விவரங்கள் அழிக்கப்பட்டன.');
     await userEvent.click(screen.getByRole('button', { name: 'முகப்புப் பக்கத்துக்குச் செல்லவும்' }));
     expect(onHome).toHaveBeenCalled();
+  });
+
+  it('says a confirmation message is on its way only when the server queued one', async () => {
+    const { unmount } = renderWithI18n(<Withdrawn onHome={() => undefined} confirmationQueued />, 'ta');
+    expect(screen.getByRole('status').textContent).toBe(
+      'உங்கள் விண்ணப்பம் திரும்பப் பெறப்பட்டது; உங்கள் விவரங்கள் அழிக்கப்பட்டன. இதை உறுதிப்படுத்தும் செய்தி வாட்ஸ்அப் அல்லது குறுஞ்செய்தி (SMS) வழியாக உங்கள் கைபேசி எண்ணுக்கு விரைவில் வரும்.',
+    );
+    unmount();
+    renderWithI18n(<Withdrawn onHome={() => undefined} confirmationQueued={false} />, 'en');
+    expect(screen.getByRole('status').textContent).toBe('Your application has been withdrawn and your details erased.');
   });
 
   it('keeps the application when the visitor thinks again, and says a failed withdrawal in their language', async () => {
@@ -134,5 +145,65 @@ describe('My application', () => {
     await userEvent.click(screen.getByRole('button', { name: 'My application' }));
     expect((await screen.findByRole('alert')).textContent).toBe(en.errors.VERIFICATION_REQUIRED);
     expect(screen.queryByRole('heading', { level: 2 })).toBeNull();
+  });
+});
+
+describe('Correcting my details', () => {
+  const corrected = {
+    ...data,
+    application: { ...data.application, name: 'Kavya R', revenue_district: 'Madurai', assembly_constituency: 'Melur' },
+  };
+
+  it('sends only what changed, checked as the form checks it, and shows the application as it now is', async () => {
+    await openPanel('en');
+    await userEvent.click(screen.getByRole('button', { name: 'Correct my details' }));
+    const name = screen.getByLabelText('Full name');
+    expect((name as HTMLInputElement).value).toBe('Kavya Raman');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Kavya R');
+    await userEvent.selectOptions(screen.getByLabelText('Revenue district'), 'Madurai');
+    // Another district empties the constituency: the form's own check says so, and nothing is sent.
+    await userEvent.click(screen.getByRole('button', { name: 'Save the corrections' }));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Some details are not valid. Please check the fields marked below.',
+    );
+    expect(screen.getByLabelText('Assembly constituency').getAttribute('aria-invalid')).toBe('true');
+    expect(api).toHaveBeenCalledTimes(1);
+    await userEvent.selectOptions(screen.getByLabelText('Assembly constituency'), 'Melur');
+    api.mockResolvedValueOnce(jsonResponse(200, { changed: ['name', 'revenue_district', 'assembly_constituency'] }));
+    api.mockResolvedValueOnce(jsonResponse(200, corrected));
+    await userEvent.click(screen.getByRole('button', { name: 'Save the corrections' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Your details were corrected.');
+    const [url, init] = api.mock.calls[1]!;
+    expect(url).toBe('/api/me/correct');
+    expect(JSON.parse(init?.body as string)).toEqual({
+      verificationToken: 'verification-token',
+      changes: { name: 'Kavya R', revenue_district: 'Madurai', assembly_constituency: 'Melur' },
+    });
+    // Read again: the panel shows the corrected values.
+    await vi.waitFor(() => expect(valueOf('Full name')).toBe('Kavya R'));
+    expect(valueOf('Revenue district')).toBe('Madurai');
+  });
+
+  it('sends nothing when nothing changed, and says a refused field next to it in Tamil', async () => {
+    await openPanel('ta');
+    await userEvent.click(screen.getByRole('button', { name: 'எனது விவரங்களைத் திருத்தவும்' }));
+    await userEvent.click(screen.getByRole('button', { name: 'திருத்தங்களைச் சேமிக்கவும்' }));
+    expect(screen.getByRole('status').textContent).toBe('எதுவும் மாற்றப்படவில்லை: எல்லா விவரங்களும் ஏற்கெனவே அப்படியே உள்ளன.');
+    expect(api).toHaveBeenCalledTimes(1);
+    await userEvent.click(screen.getByRole('button', { name: 'எனது விவரங்களைத் திருத்தவும்' }));
+    // The verified number as the alternate one: refused here, before anything is sent.
+    await userEvent.type(screen.getByLabelText('மாற்றுக் கைபேசி எண்'), '9876543210');
+    await userEvent.click(screen.getByRole('button', { name: 'திருத்தங்களைச் சேமிக்கவும்' }));
+    expect(document.getElementById('correct-alternate_phone_number-error')?.textContent).toMatch(/[\u0B80-\u0BFF]/);
+    expect(api).toHaveBeenCalledTimes(1);
+    // The server's own refusal of a field shows the same way.
+    await userEvent.clear(screen.getByLabelText('மாற்றுக் கைபேசி எண்'));
+    await userEvent.type(screen.getByLabelText('மாற்றுக் கைபேசி எண்'), '9123456789');
+    api.mockResolvedValueOnce(
+      jsonResponse(400, { error: { code: 'VALIDATION_FAILED', message: 'x', fields: { name: 'INVALID_CHARACTERS' } } }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'திருத்தங்களைச் சேமிக்கவும்' }));
+    await vi.waitFor(() => expect(screen.getByLabelText('முழுப் பெயர்').getAttribute('aria-invalid')).toBe('true'));
   });
 });

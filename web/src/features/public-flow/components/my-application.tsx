@@ -8,6 +8,8 @@ import { paths } from '../../../paths';
 import { getMyApplication } from '../api/my-application';
 import type { Verification } from '../utils/flow-storage';
 import { myApplicationSections } from '../utils/my-application-rows';
+import { Correction } from './correction';
+import { GrievanceForm } from './grievance-form';
 import { MyApplicationCopy } from './my-application-copy';
 import { Withdrawal } from './withdrawal';
 import './my-application.css';
@@ -26,7 +28,7 @@ export function MyApplication({
 }: {
   verification: Verification;
   /** The application is gone: the registered step gives way to the confirmation. */
-  onWithdrawn: () => void;
+  onWithdrawn: (confirmationQueued: boolean) => void;
 }) {
   const { t, i18n } = useTranslation();
   // Both languages' strings travel in this chunk: the language switch changes everything at once.
@@ -44,6 +46,15 @@ export function MyApplication({
       setState({ kind: 'open', data: await getMyApplication(verification.token) });
     } catch (error) {
       setState({ kind: 'failed', code: error instanceof ApiError ? error.code : 'INTERNAL' });
+    }
+  };
+
+  // After a correction: the panel stays open and shows the application as it now is.
+  const reload = async () => {
+    try {
+      setState({ kind: 'open', data: await getMyApplication(verification.token) });
+    } catch {
+      // The corrected values are saved; what shows is the panel as it was until it is opened again.
     }
   };
 
@@ -95,14 +106,25 @@ export function MyApplication({
           </a>
         </section>
       )}
+      <Correction verification={verification} application={state.data.application} onCorrected={() => void reload()} />
       <MyApplicationCopy data={state.data} sections={sections} />
+      <GrievanceForm verification={verification} />
       <Withdrawal verification={verification} onWithdrawn={onWithdrawn} />
     </section>
   );
 }
 
-/** After the withdrawal, in place of the whole step: nothing of the application is left to show. */
-export function Withdrawn({ onHome }: { onHome: () => void }) {
+/**
+ * After the withdrawal, in place of the whole step: nothing of the application is left to
+ * show; a confirmation message is said to be on its way only when the server queued one.
+ */
+export function Withdrawn({
+  onHome,
+  confirmationQueued = false,
+}: {
+  onHome: () => void;
+  confirmationQueued?: boolean;
+}) {
   const { i18n } = useTranslation();
   useState(() => addMeTranslations(i18n));
   const { t: me } = useTranslation('me');
@@ -112,6 +134,7 @@ export function Withdrawn({ onHome }: { onHome: () => void }) {
     <div className="step">
       <p className="alert alert-success" role="status" tabIndex={-1} ref={headingRef}>
         {me('withdraw.done')}
+        {confirmationQueued && ` ${me('withdraw.messageOnItsWay')}`}
       </p>
       <button type="button" className="button button-primary" onClick={onHome}>
         {me('withdraw.home')}

@@ -25,11 +25,12 @@ export function RegisteredStep({
   onChangeNumber: () => void;
 }) {
   const { t } = useTranslation();
-  const [withdrawn, setWithdrawn] = useState(false);
+  // After the withdrawal: whether a confirmation message is on its way.
+  const [withdrawn, setWithdrawn] = useState<{ confirmationQueued: boolean }>();
   if (withdrawn)
     return (
       <Suspense fallback={<Spinner label={t('shell.loading')} />}>
-        <Withdrawn onHome={onChangeNumber} />
+        <Withdrawn onHome={onChangeNumber} confirmationQueued={withdrawn.confirmationQueued} />
       </Suspense>
     );
   return (
@@ -39,7 +40,10 @@ export function RegisteredStep({
         <>
           <GetMyCard verification={verification} />
           <Suspense fallback={<Spinner label={t('shell.loading')} />}>
-            <MyApplication verification={verification} onWithdrawn={() => setWithdrawn(true)} />
+            <MyApplication
+              verification={verification}
+              onWithdrawn={(confirmationQueued) => setWithdrawn({ confirmationQueued })}
+            />
           </Suspense>
         </>
       )}

@@ -10,8 +10,15 @@ type Step = 'offer' | 'confirm' | 'working';
 /**
  * Withdrawal of consent (DPDP Act 2023 s. 6(4)): as easy as giving it, one confirmation.
  * The server erases the application; the page forgets the flow (a reload starts afresh).
+ * `onWithdrawn` hears whether a confirmation message is on its way to the number.
  */
-export function Withdrawal({ verification, onWithdrawn }: { verification: Verification; onWithdrawn: () => void }) {
+export function Withdrawal({
+  verification,
+  onWithdrawn,
+}: {
+  verification: Verification;
+  onWithdrawn: (confirmationQueued: boolean) => void;
+}) {
   const { t } = useTranslation();
   const { t: me } = useTranslation('me');
   const [step, setStep] = useState<Step>('offer');
@@ -25,9 +32,9 @@ export function Withdrawal({ verification, onWithdrawn }: { verification: Verifi
     setStep('working');
     setFailure(null);
     try {
-      await withdrawMyApplication(verification.token);
+      const { confirmationQueued } = await withdrawMyApplication(verification.token);
       clearFlow();
-      onWithdrawn();
+      onWithdrawn(confirmationQueued === true);
     } catch (error) {
       const code = error instanceof ApiError ? error.code : 'INTERNAL';
       setFailure(code === 'INTERNAL' || code === 'NETWORK_ERROR' ? me('withdraw.failed') : errorText(t, code));

@@ -41,11 +41,11 @@ const SEND_OTP_ACTION = 'send_otp';
 
 /**
  * Loads the captcha script once `load` is true; `token()` resolves with a token for
- * `send_otp`, or rejects. The number step passes `load` from the visitor's first touch of
+ * `action` (`send_otp` by default; the grievance form's is `grievance`), or rejects. The number step passes `load` from the visitor's first touch of
  * the field: Google's script is larger than the whole public page, and a phone on a slow
  * connection should spend its first seconds on the page itself.
  */
-export function useCaptcha(load = true) {
+export function useCaptcha(load = true, action = SEND_OTP_ACTION) {
   const { captcha } = useRuntimeConfig();
   const [state, setState] = useState<CaptchaState>(() => (window.grecaptcha ? 'ready' : 'loading'));
 
@@ -64,10 +64,10 @@ export function useCaptcha(load = true) {
   const token = useCallback(async (): Promise<string> => {
     const grecaptcha = await loadScript(captcha.scriptUrl);
     await new Promise<void>((resolve) => grecaptcha.ready(resolve));
-    const value = await grecaptcha.execute(captcha.siteKey, { action: SEND_OTP_ACTION });
+    const value = await grecaptcha.execute(captcha.siteKey, { action });
     if (typeof value !== 'string' || value === '') throw new Error('no captcha token');
     return value;
-  }, [captcha.scriptUrl, captcha.siteKey]);
+  }, [captcha.scriptUrl, captcha.siteKey, action]);
 
   return { state, token };
 }

@@ -3,6 +3,7 @@ import { useTranslation } from '../../../i18n/use-translation';
 import { type ApplicationStatus, applicationStatuses } from '../../../../../rules/application-values';
 import type { ApplicationDetail, ApplicationRow, AuditEntry, DecisionNotice } from '../../../../../rules/staff-api';
 import { referralLink } from '../../../../../rules/campaigns';
+import { APPLICANT_ACTOR, type CorrectableField, correctableFields } from '../../../../../rules/my-application';
 import { errorText } from '../../../i18n/error-text';
 import { useApplicationDetail } from '../hooks/use-application-detail';
 import { formatCount, formatDateTime, formatDay } from '../../../lib/staff-format';
@@ -15,6 +16,14 @@ import { useStaffSession } from '../../../lib/staff-session';
 const isStatus = (value: string | undefined): value is ApplicationStatus =>
   value !== undefined && (applicationStatuses as readonly string[]).includes(value);
 
+const isCorrectable = (field: string): field is CorrectableField =>
+  (correctableFields as readonly string[]).includes(field);
+
+/** "name, district": the corrected fields' names in the staff area's language. */
+function correctedFields(entry: AuditEntry, label: (field: CorrectableField) => string): string {
+  return (entry.fields ?? []).map((field) => (isCorrectable(field) ? label(field) : field)).join(', ');
+}
+
 function AuditChange({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation('staff');
   if (entry.action === 'erase') return <>{t('audit.erase')}</>;
@@ -22,6 +31,8 @@ function AuditChange({ entry }: { entry: AuditEntry }) {
   if (entry.action === 'card-revoke') return <>{t('card.auditRevoke')}</>;
   if (entry.action === 'card-reissue') return <>{t('card.auditReissue')}</>;
   if (entry.action === 'membership-backfill') return <>{t('card.auditBackfill')}</>;
+  if (entry.action === 'correction')
+    return <>{t('audit.correction', { fields: correctedFields(entry, (field) => t(`audit.field.${field}`)) })}</>;
   return (
     <span className="audit-change">
       {isStatus(entry.from) ? <StatusBadge status={entry.from} /> : (entry.from ?? '—')}
@@ -191,7 +202,8 @@ export function ApplicationDetails({
                   <AuditChange entry={entry} />
                 </div>
                 <p className="audit-meta">
-                  <time dateTime={entry.at}>{formatDateTime(entry.at, language)}</time> · <span>{entry.by}</span>
+                  <time dateTime={entry.at}>{formatDateTime(entry.at, language)}</time> ·{' '}
+                  <span>{entry.by === APPLICANT_ACTOR.email ? t('audit.byApplicant') : entry.by}</span>
                 </p>
                 {entry.note && (
                   <p className="audit-note">
