@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { istDay } from '../../rules/ist';
 import { launchChromium, viewports } from '../support/browser';
 import {
@@ -11,6 +11,7 @@ import {
   randomMarker,
   randomMobile,
   readLocalEndpoints,
+  seededAdminApi,
 } from '../support/staff-data';
 import { lookAtEveryWidth, passSecondFactor, staffTexts, type StaffLanguage } from '../support/staff-browser';
 
@@ -47,6 +48,20 @@ beforeAll(async () => {
   }));
   const summary = await importRecords(readLocalEndpoints(dataDir), records);
   expect(summary).toMatchObject({ imported: districts.length, rejected: [] });
+  // The search index is kept by the applications stream, a moment behind the import: the
+  // page searches once, so the test starts when all of them are found (CI 2026-11-28 saw
+  // the page's one search find two of three).
+  const staff = await seededAdminApi(appUrl, dataDir);
+  await vi.waitFor(
+    async () => {
+      const found = await staff<{ items: unknown[] }>('/api/admin/applications/search', {
+        method: 'POST',
+        body: { filters: { q: marker }, pageSize: 10 },
+      });
+      expect(found.body.items).toHaveLength(districts.length);
+    },
+    { timeout: 60_000, interval: 500 },
+  );
 }, 120_000);
 
 afterAll(async () => {
