@@ -1,16 +1,14 @@
 import type { OtpChannel } from '../../rules/api';
 import { maskPhone } from '../../rules/phone';
-import type { DeliveryStore } from '../adapters/deliveries';
 import type { Grievance, GrievanceStore } from '../adapters/grievances';
 import type { SmsGateway } from '../adapters/sms';
 import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
-import { isRateLimited } from './decision-notice-sender';
-import type { OtpChannelMode, SmsTemplates, WhatsappNoticeTemplate } from './env';
 import type { GrievanceLinks } from './grievance-links';
 import { logger } from './logger';
 import { countBy } from './metrics';
 import { providerFailureFields } from './provider-failure';
+import { type SendingContext, sendByChannels, type TemplateSettings, templateChannels } from './template-channels';
 
 // The answer to a grievance (issue 21, docs/MESSAGING.md "A grievance's answer"), for the
 // outbound consumer. The message names the ticket only; the consumer reads it (the number,
@@ -21,14 +19,8 @@ import { providerFailureFields } from './provider-failure';
 // other than its rate. At most once: the consumer's idempotency, and the ticket's
 // `answer_sent_at`, written once the provider accepted it.
 
-export interface GrievanceAnswerSettings {
-  /** OTP_CHANNELS: the stage's channels serve the answers too. */
-  readonly channels: OtpChannelMode;
-  /** WHATSAPP_GRIEVANCE_TEMPLATE; undefined: by SMS only. */
-  readonly whatsappTemplate: WhatsappNoticeTemplate | undefined;
-  /** SMS_TEMPLATES (grievanceAnswer); undefined: no SMS. */
-  readonly smsTemplates: SmsTemplates | undefined;
-}
+/** The answers' settings: WHATSAPP_GRIEVANCE_TEMPLATE and SMS_TEMPLATES' `grievanceAnswer`. */
+export type GrievanceAnswerSettings = TemplateSettings;
 
 /** What the answers need; without it a `grievance-answer` message fails (and ends in the dead-letter queue). */
 export interface GrievanceAnswerDeps {
@@ -42,18 +34,6 @@ export interface GrievanceAnswerDeps {
   readonly recipients?: Pick<WhatsAppRecipients, 'record'>;
 }
 
-interface SendingContext {
-  readonly deliveries?: Pick<DeliveryStore, 'recordAccepted'>;
-  readonly pace: (channel: OtpChannel) => Promise<void>;
-  readonly clock: () => Date;
-  /** Best effort after a send the provider accepted: a failure must not make the message retry (and send again). */
-  readonly afterAccepted: (
-    what: string,
-    fields: Record<string, unknown>,
-    write: () => Promise<unknown>,
-  ) => Promise<void>;
-}
-
 /** What a `grievance-answer` message came to (kept in the idempotency record: no personal data). */
 export type GrievanceAnswerResult =
   | { kind: 'grievance-answer'; channel: OtpChannel; messageId: string }
@@ -65,12 +45,9 @@ export class GrievanceAnswerNotConfiguredError extends Error {
   override name = 'GrievanceAnswerNotConfiguredError';
 }
 
-/** The channels an answer tries, in order (as decisionChannels does for a decision). */
-export function grievanceAnswerChannels(settings: GrievanceAnswerSettings): OtpChannel[] {
-  const whatsapp = settings.channels !== 'sms' && settings.whatsappTemplate !== undefined;
-  const sms = settings.smsTemplates?.grievanceAnswer !== undefined && (settings.channels !== 'whatsapp' || !whatsapp);
-  return [...(whatsapp ? (['whatsapp'] as const) : []), ...(sms ? (['sms'] as const) : [])];
-}
+/** The channels an answer tries, in order. */
+export const grievanceAnswerChannels = (settings: GrievanceAnswerSettings) =>
+  templateChannels(settings, 'grievanceAnswer');
 
 /**
  * A template parameter as Meta takes it: no line break or tab, never more than four spaces
@@ -96,24 +73,20 @@ export function makeGrievanceAnswerSender(deps: GrievanceAnswerDeps, context: Se
     return (await deps.sms()).send(ticket.phone, template, [ticket.reference, id!, mac!]);
   };
 
-  /** By the stage's channels in order: the next only when the one before refused for a reason other than its rate. */
   const send = async (ticket: Grievance & { answer: string }) => {
     const plan = grievanceAnswerChannels(deps.settings);
     if (plan.length === 0)
       throw new GrievanceAnswerNotConfiguredError('No grievance template for the stage’s channels');
-    for (const [i, channel] of plan.entries()) {
-      try {
-        return { channel, messageId: await sendBy(channel, ticket) };
-      } catch (error) {
-        if (i === plan.length - 1 || isRateLimited(error)) throw error;
+    return sendByChannels(
+      plan,
+      (channel) => sendBy(channel, ticket),
+      (error) =>
         logger.warn('WhatsApp refused a grievance answer; sending it by SMS', {
           grievanceId: ticket.id,
           refusal: whatsAppRefusal(error),
           ...providerFailureFields(error),
-        });
-      }
-    }
-    throw new GrievanceAnswerNotConfiguredError('No channel left');
+        }),
+    );
   };
 
   return async (grievanceId: string): Promise<GrievanceAnswerResult> => {

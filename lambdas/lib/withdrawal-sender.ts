@@ -1,15 +1,13 @@
 import type { OtpChannel } from '../../rules/api';
 import { maskPhone } from '../../rules/phone';
-import type { DeliveryStore } from '../adapters/deliveries';
 import type { SmsGateway } from '../adapters/sms';
 import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import type { WithdrawalConfirmation, WithdrawalConfirmationStore } from '../adapters/withdrawal-confirmations';
-import { isRateLimited } from './decision-notice-sender';
-import type { OtpChannelMode, SmsTemplates, WhatsappNoticeTemplate } from './env';
 import { logger } from './logger';
 import { countBy } from './metrics';
 import { providerFailureFields } from './provider-failure';
+import { type SendingContext, sendByChannels, type TemplateSettings, templateChannels } from './template-channels';
 
 // The confirmation of an applicant's own withdrawal (issue 21, docs/MESSAGING.md), for the
 // outbound consumer. The application is erased: the number and the language come from the
@@ -20,14 +18,8 @@ import { providerFailureFields } from './provider-failure';
 // idempotency keeps a redelivered message from sending again, and a message whose item is
 // gone (sent, or expired) sends nothing.
 
-export interface WithdrawalSettings {
-  /** OTP_CHANNELS: the stage's channels serve the confirmations too. */
-  readonly channels: OtpChannelMode;
-  /** WHATSAPP_WITHDRAWAL_TEMPLATE; undefined: by SMS only. */
-  readonly whatsappTemplate: WhatsappNoticeTemplate | undefined;
-  /** SMS_TEMPLATES (withdrawn); undefined: no SMS. */
-  readonly smsTemplates: SmsTemplates | undefined;
-}
+/** The confirmations' settings: WHATSAPP_WITHDRAWAL_TEMPLATE and SMS_TEMPLATES' `withdrawn`. */
+export type WithdrawalSettings = TemplateSettings;
 
 /** What the confirmations need; without it a `withdrawn` message fails (and ends in the dead-letter queue). */
 export interface WithdrawalDeps {
@@ -37,20 +29,6 @@ export interface WithdrawalDeps {
   readonly confirmations: WithdrawalConfirmationStore;
   /** The unique WhatsApp recipients of the last 24 hours (the messaging tier's count). */
   readonly recipients?: Pick<WhatsAppRecipients, 'record'>;
-}
-
-interface SendingContext {
-  /** Accepted messages, for their delivery status. */
-  readonly deliveries?: Pick<DeliveryStore, 'recordAccepted'>;
-  /** Waits for the channel's pacer. */
-  readonly pace: (channel: OtpChannel) => Promise<void>;
-  readonly clock: () => Date;
-  /** Best effort after a send the provider accepted: a failure must not make the message retry (and send again). */
-  readonly afterAccepted: (
-    what: string,
-    fields: Record<string, unknown>,
-    write: () => Promise<unknown>,
-  ) => Promise<void>;
 }
 
 /** What a `withdrawn` message came to (kept in the idempotency record: no personal data). */
@@ -64,12 +42,8 @@ export class WithdrawalNotConfiguredError extends Error {
   override name = 'WithdrawalNotConfiguredError';
 }
 
-/** The channels a confirmation tries, in order (as decisionChannels does for a decision). */
-export function withdrawalChannels(settings: WithdrawalSettings): OtpChannel[] {
-  const whatsapp = settings.channels !== 'sms' && settings.whatsappTemplate !== undefined;
-  const sms = settings.smsTemplates?.withdrawn !== undefined && (settings.channels !== 'whatsapp' || !whatsapp);
-  return [...(whatsapp ? (['whatsapp'] as const) : []), ...(sms ? (['sms'] as const) : [])];
-}
+/** The channels a confirmation tries, in order. */
+export const withdrawalChannels = (settings: WithdrawalSettings) => templateChannels(settings, 'withdrawn');
 
 export function makeWithdrawalSender(deps: WithdrawalDeps, context: SendingContext) {
   const kind = 'withdrawn';
@@ -86,23 +60,19 @@ export function makeWithdrawalSender(deps: WithdrawalDeps, context: SendingConte
     return (await deps.sms()).send(to.phone, template, []);
   };
 
-  /** By the stage's channels in order: the next only when the one before refused for a reason other than its rate. */
   const send = async (applicationId: string, to: WithdrawalConfirmation) => {
     const plan = withdrawalChannels(deps.settings);
     if (plan.length === 0) throw new WithdrawalNotConfiguredError('No withdrawal template for the stage’s channels');
-    for (const [i, channel] of plan.entries()) {
-      try {
-        return { channel, messageId: await sendBy(channel, to) };
-      } catch (error) {
-        if (i === plan.length - 1 || isRateLimited(error)) throw error;
+    return sendByChannels(
+      plan,
+      (channel) => sendBy(channel, to),
+      (error) =>
         logger.warn('WhatsApp refused a withdrawal confirmation; sending it by SMS', {
           applicationId,
           refusal: whatsAppRefusal(error),
           ...providerFailureFields(error),
-        });
-      }
-    }
-    throw new WithdrawalNotConfiguredError('No channel left');
+        }),
+    );
   };
 
   return async (applicationId: string): Promise<WithdrawnResult> => {
