@@ -1,7 +1,6 @@
-import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
-import { BasePersistenceLayer, type IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { SQSRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryPersistence } from '../../test/support/memory-idempotency';
 import { localLambdaContext } from '../../local/queue';
 import type { DecisionNoticeStore, SentNotice } from '../adapters/decision-notices';
 import { toStoredItem } from '../adapters/application-items';
@@ -23,27 +22,6 @@ beforeAll(async () => {
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
   consumer = await import('./outbound-consumer');
 });
-
-/** Idempotency records in memory, with DynamoDB's put-if-absent semantics. */
-class MemoryPersistence extends BasePersistenceLayer {
-  readonly records = new Map<string, IdempotencyRecord>();
-  protected override async _getRecord(key: string) {
-    const record = this.records.get(key);
-    if (!record) throw new IdempotencyItemNotFoundError();
-    return record;
-  }
-  protected override async _putRecord(record: IdempotencyRecord) {
-    const existing = this.records.get(record.idempotencyKey);
-    if (existing && !existing.isExpired()) throw new IdempotencyItemAlreadyExistsError('exists', existing);
-    this.records.set(record.idempotencyKey, record);
-  }
-  protected override async _updateRecord(record: IdempotencyRecord) {
-    this.records.set(record.idempotencyKey, record);
-  }
-  protected override async _deleteRecord(record: IdempotencyRecord) {
-    this.records.delete(record.idempotencyKey);
-  }
-}
 
 const application = toStoredItem({
   id: 'app-1',
