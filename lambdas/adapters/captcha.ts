@@ -52,3 +52,23 @@ export function makeRecaptchaVerifier(options: {
     },
   };
 }
+
+/**
+ * The stage's reCAPTCHA check for one action (the code request's `send_otp`, the grievance
+ * form's `grievance`), from its environment: verify URL, minimum score, allowed hostnames.
+ */
+export function stageRecaptchaVerifier(
+  env: { CAPTCHA_VERIFY_URL: string; CAPTCHA_MIN_SCORE: number; CAPTCHA_HOSTNAMES: string },
+  secret: () => Promise<string>,
+  action: string,
+): CaptchaVerifier {
+  return makeRecaptchaVerifier({
+    verifyUrl: env.CAPTCHA_VERIFY_URL,
+    secret,
+    action,
+    minScore: env.CAPTCHA_MIN_SCORE,
+    hostnames: env.CAPTCHA_HOSTNAMES.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+  });
+}

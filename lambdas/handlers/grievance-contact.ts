@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { contactGrievanceRequestSchema, GRIEVANCE_CAPTCHA_ACTION } from '../../rules/grievances';
 import { maskPhone, toStoredPhone } from '../../rules/phone';
-import { type CaptchaVerifier, makeRecaptchaVerifier } from '../adapters/captcha';
+import { type CaptchaVerifier, stageRecaptchaVerifier } from '../adapters/captcha';
 import { makeGrievanceOpener } from '../adapters/grievances';
 import { makeRateLimiter } from '../adapters/rate-limiter';
 import { systemClock } from '../lib/clock';
@@ -55,15 +55,11 @@ export const handler = wiredOnFirstCall(() => {
   const runtime = publicFlowRuntime();
   const { env, db } = runtime;
   return makeHandler({
-    captcha: makeRecaptchaVerifier({
-      verifyUrl: env.CAPTCHA_VERIFY_URL,
-      secret: async () => (await runtime.secrets.provider()).recaptchaSecret,
-      action: GRIEVANCE_CAPTCHA_ACTION,
-      minScore: env.CAPTCHA_MIN_SCORE,
-      hostnames: env.CAPTCHA_HOSTNAMES.split(',')
-        .map((h) => h.trim())
-        .filter(Boolean),
-    }),
+    captcha: stageRecaptchaVerifier(
+      env,
+      async () => (await runtime.secrets.provider()).recaptchaSecret,
+      GRIEVANCE_CAPTCHA_ACTION,
+    ),
     otpHashKey: runtime.secrets.otpHashKey,
     grievances: makeGrievanceOpener(db, tableName('grievances')),
     limiter: makeRateLimiter(db, tableName('rateLimits')),

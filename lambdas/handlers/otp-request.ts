@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { otpRequestSchema, type OtpRequestResponse } from '../../rules/application';
 import { maskPhone, toStoredPhone } from '../../rules/phone';
-import { type CaptchaVerifier, makeRecaptchaVerifier } from '../adapters/captcha';
+import { type CaptchaVerifier, stageRecaptchaVerifier } from '../adapters/captcha';
 import type { DeliveryStore } from '../adapters/deliveries';
 import { makeOtpStore, type OtpStore } from '../adapters/otp-store';
 import { type Limit, makeRateLimiter, type RateLimiter } from '../adapters/rate-limiter';
@@ -187,15 +187,7 @@ export const handler = wiredOnFirstCall(() => {
   const runtime = publicFlowRuntime();
   const { env, db } = runtime;
   return makeHandler({
-    captcha: makeRecaptchaVerifier({
-      verifyUrl: env.CAPTCHA_VERIFY_URL,
-      secret: async () => (await runtime.secrets.provider()).recaptchaSecret,
-      action: 'send_otp',
-      minScore: env.CAPTCHA_MIN_SCORE,
-      hostnames: env.CAPTCHA_HOSTNAMES.split(',')
-        .map((h) => h.trim())
-        .filter(Boolean),
-    }),
+    captcha: stageRecaptchaVerifier(env, async () => (await runtime.secrets.provider()).recaptchaSecret, 'send_otp'),
     limiter: makeRateLimiter(db, tableName('rateLimits')),
     otps: makeOtpStore(db, tableName('otps')),
     channels: runtime.otpChannels,
