@@ -7,12 +7,11 @@ import {
   type CorrectionResponse,
 } from '../../rules/my-application';
 import { maskPhone } from '../../rules/phone';
-import { type CorrectionOutcome, type CorrectionTables, correctApplication } from '../adapters/correction';
+import { type CorrectionOutcome, correctApplication } from '../adapters/correction';
 import type { CardReader } from '../adapters/member-cards';
 import { cardRuntime } from '../lib/card-runtime';
 import { systemClock } from '../lib/clock';
 import { readVerification } from '../lib/codes';
-import type { Db } from '../lib/db';
 import { dbRuntime } from '../lib/db-runtime';
 import { AppError, fieldCodes, httpHandler, json, parseBody } from '../lib/http';
 import { logger } from '../lib/logger';
@@ -63,17 +62,13 @@ export function makeHandler({ signingKey, applications, correct, clock }: Deps) 
   });
 }
 
-export function correctionOf(db: Db, tables: CorrectionTables): Deps['correct'] {
-  return (id, changes, now) => correctApplication(db, tables, id, changes, now);
-}
-
 export const handler = wiredOnFirstCall(() => {
   const runtime = cardRuntime();
   const { db, tables } = dbRuntime('applications', 'audit');
   return makeHandler({
     signingKey: runtime.secrets.signingKey,
     applications: runtime.cards,
-    correct: correctionOf(db, tables),
+    correct: (id, changes, now) => correctApplication(db, tables, id, changes, now),
     clock: systemClock(),
   });
 });
