@@ -1,7 +1,7 @@
 import { ResponsiveBar } from '@nivo/bar';
 import { useTranslation } from '../../../i18n/use-translation';
 import { formatCount } from '../../../lib/staff-format';
-import { ChartCard, PRIMARY, theme } from './report-charts';
+import { ChartCard, PRIMARY, theme, useLabelAxis } from './report-charts';
 import { statusColours } from '../utils/chart-data';
 
 /** One bar pair: a count and, beside it, how many of them were approved. */
@@ -31,7 +31,7 @@ export function PairBarsChart({
   data: readonly PairBar[];
 }) {
   const { t } = useTranslation('staff');
-  const longest = Math.max(0, ...data.map((d) => d.label.length));
+  const labelAxis = useLabelAxis(data.map((d) => d.label));
   const applications = counted;
   const approved = t('reports.approvals');
   return (
@@ -83,13 +83,13 @@ export function PairBarsChart({
         indexBy="rank"
         layout="horizontal"
         groupMode="grouped"
-        margin={{ top: 10, right: 16, bottom: 40, left: Math.min(170, 24 + longest * 8) }}
+        margin={{ top: 10, right: 16, bottom: 40, left: labelAxis.margin }}
         padding={0.25}
         colors={[PRIMARY, statusColours.approved]}
         theme={theme}
         animate={false}
         enableLabel={false}
-        axisLeft={{ tickSize: 0, tickPadding: 6, format: (rank: string) => data[Number(rank)]?.label ?? '' }}
+        axisLeft={labelAxis.axis}
         axisBottom={{
           tickSize: 0,
           tickPadding: 8,

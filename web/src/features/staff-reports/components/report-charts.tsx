@@ -1,10 +1,11 @@
 import { ResponsiveBar } from '@nivo/bar';
 import { ResponsivePie } from '@nivo/pie';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation';
 import { applicationStatuses } from '../../../../../rules/application-values';
 import { type Slice, pieSlices, statusColours } from '../utils/chart-data';
 import { formatCount } from '../../../lib/staff-format';
+import { AXIS_LABEL_GAP, fitAxisLabels } from '../utils/axis-labels';
 
 // The charts of spec 2.4 with nivo (SVG). Each draws inside an aria-hidden box and has
 // a visually hidden table with the same numbers: screen readers read the table. No
@@ -96,6 +97,67 @@ export function ChartCard({
   );
 }
 
+/** The widest a left-axis label is drawn: a longer one is shortened (utils/axis-labels.ts). */
+const LABEL_MAX_WIDTH = 146;
+
+interface TickProps {
+  readonly value: string | number;
+  readonly x: number;
+  readonly y: number;
+  readonly textX: number;
+  readonly textY: number;
+}
+
+/** A tick of the left axis (ending at the axis, as nivo's): the label as fitted, the full label as its tooltip. */
+function LabelTick({ tick, shown, full }: { tick: TickProps; shown: string; full: string }) {
+  const { fontSize, fill } = theme.axis.ticks.text;
+  return (
+    <g transform={`translate(${tick.x},${tick.y})`}>
+      <text x={tick.textX} y={tick.textY} textAnchor="end" dominantBaseline="central" style={{ fontSize, fill }}>
+        <title>{full}</title>
+        {shown}
+      </text>
+    </g>
+  );
+}
+
+/** Renders again when a web font has loaded: labels measured in a fallback font may differ. */
+function useRenderOnFontLoad(): void {
+  const [, setFontLoads] = useState(0);
+  useEffect(() => {
+    const fonts = typeof document === 'undefined' ? undefined : document.fonts;
+    const loaded = () => setFontLoads((n) => n + 1);
+    fonts?.addEventListener('loadingdone', loaded);
+    return () => fonts?.removeEventListener('loadingdone', loaded);
+  }, []);
+}
+
+/** The widest a turned bottom-axis label is drawn (BarChart). */
+const TURNED_LABEL_MAX_WIDTH = 110;
+
+/**
+ * The left axis of horizontal bars indexed by row number (`String(i)` of `labels`) or by
+ * the label itself. nivo draws the labels right-aligned: one wider than the margin lost
+ * its beginning at the card's edge. Each is fitted to at most LABEL_MAX_WIDTH px, and
+ * `margin` is the room they take. Measured again when a web font arrives (the Tamil one
+ * loads when Tamil letters first show): a label measured in a fallback font may differ.
+ */
+export function useLabelAxis(labels: readonly string[], indexedBy: 'rank' | 'label' = 'rank') {
+  useRenderOnFontLoad();
+  const { labels: shown, width } = fitAxisLabels(labels, LABEL_MAX_WIDTH);
+  const at = (value: string | number) => (indexedBy === 'rank' ? Number(value) : labels.indexOf(String(value)));
+  return {
+    margin: width,
+    axis: {
+      tickSize: 0,
+      tickPadding: 6,
+      renderTick: (tick: TickProps) => (
+        <LabelTick tick={tick} shown={shown[at(tick.value)] ?? ''} full={labels[at(tick.value)] ?? ''} />
+      ),
+    },
+  };
+}
+
 /** A vertical bar per category. */
 export function BarChart({
   id,
@@ -110,6 +172,12 @@ export function BarChart({
 }) {
   const { t } = useTranslation('staff');
   const rows = data.map((d) => ({ label: d.label, value: d.value }));
+  // The labels turned by 45°: side by side, the age groups and a Tamil "Not given" ran
+  // into each other on a phone. The margin holds the widest, shortened past 110 px.
+  useRenderOnFontLoad();
+  const labels = rows.map((r) => r.label);
+  const { labels: shown, width } = fitAxisLabels(labels, TURNED_LABEL_MAX_WIDTH);
+  const turnedHeight = Math.ceil((width - AXIS_LABEL_GAP) * Math.SQRT1_2);
   return (
     <ChartCard
       id={id}
@@ -121,14 +189,19 @@ export function BarChart({
         data={rows}
         keys={['value']}
         indexBy="label"
-        margin={{ top: 10, right: 10, bottom: 40, left: 48 }}
+        margin={{ top: 10, right: 10, bottom: turnedHeight + 24, left: 48 }}
         padding={0.3}
         colors={[PRIMARY]}
         theme={theme}
         animate={false}
         enableLabel={false}
         axisLeft={{ tickSize: 0, tickPadding: 6, format: (v: number) => (Number.isInteger(v) ? formatCount(v) : '') }}
-        axisBottom={{ tickSize: 0, tickPadding: 8 }}
+        axisBottom={{
+          tickSize: 0,
+          tickPadding: 8,
+          tickRotation: -45,
+          format: (v: string) => shown[labels.indexOf(v)] ?? v,
+        }}
         valueFormat={(v) => formatCount(v)}
       />
     </ChartCard>
@@ -148,7 +221,10 @@ export function HorizontalBarChart({
   valueLabel: string;
 }) {
   const { t } = useTranslation('staff');
-  const longest = Math.max(0, ...data.map((d) => d.label.length));
+  const labelAxis = useLabelAxis(
+    data.map((d) => d.label),
+    'label',
+  );
   return (
     <ChartCard
       id={id}
@@ -161,14 +237,13 @@ export function HorizontalBarChart({
         keys={['value']}
         indexBy="label"
         layout="horizontal"
-        // Room for the longest name: Tamil letters with their signs run wider than 7 px a character.
-        margin={{ top: 10, right: 16, bottom: 40, left: Math.min(170, 24 + longest * 8) }}
+        margin={{ top: 10, right: 16, bottom: 40, left: labelAxis.margin }}
         padding={0.25}
         colors={[PRIMARY]}
         theme={theme}
         animate={false}
         enableLabel={false}
-        axisLeft={{ tickSize: 0, tickPadding: 6 }}
+        axisLeft={labelAxis.axis}
         axisBottom={{
           tickSize: 0,
           tickPadding: 8,
