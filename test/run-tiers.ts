@@ -1,23 +1,31 @@
-// `npm test`'s vitest part, in two phases.
+// `npm test`: the type check, ESLint and the four vitest tiers, packed onto two cores.
 //
-// 1. The browser tier in one process, the other three in another, side by side. On two
-//    cores vitest runs one file at a time (its default is one worker fewer than the CPUs),
-//    so one process ran every tier in a row: about 25 minutes, most of it the browser tier
-//    waiting on pages. Two processes keep each tier's files one at a time, as they were
-//    written to run (each tier has its own servers on free ports), and overlap the
-//    browser's waits with the rest.
-// 2. The heaviest files alone, after both, each integration file in its own process: files that feed thousands of
-//    applications through the stream or hundreds of concurrent approvals through
-//    DynamoDB Local, and two browser files that rasterise a PDF or wait on the search
-//    index. Beside the other process on two cores they took two to three times as long
-//    as alone and ran out of their time limits (2026-11-28's full run); alone they pass
-//    in a few minutes each.
+// On two cores vitest runs one file at a time (its default is one worker fewer than the
+// CPUs), and every tier's files were written to run one at a time (each tier has its own
+// servers on free ports). So the run is a few processes side by side, in two phases:
 //
-// A failure in any fails the run; every phase always runs. Each failing group's failures are
-// printed again at the very end: CI shows only the tail of the log.
+// 1. Two lanes. One runs the browser tier's long files; the other runs the unit,
+//    integration and infra tiers, then the browser tier's other files in a second browser
+//    process (a stack and a DynamoDB Local of its own, the same built SPA). The browser
+//    tier alone took 31 minutes beside the rest's 20 (2026-11-28), the other lane then idle.
+// 2. The heaviest files, two at a time instead of beside both lanes: files that feed
+//    thousands of applications through the stream or hundreds of concurrent approvals
+//    through DynamoDB Local, each integration file in a vitest of its own (so with a
+//    DynamoDB Local of its own), and two browser files that rasterise a PDF or wait on the
+//    search index. Beside both lanes they took two to three times as long as alone and ran
+//    out of their time limits (2026-11-28's full run). The type check and ESLint follow
+//    them: two single-threaded programs that filled cores left idle here.
+//
+// The SPA is built once, first in the browser lane, for both browser processes
+// (LOCAL_WEB_DIST). A failure in any step fails the run; every step always runs. Each
+// failing step's failures are printed again at the very end: CI shows only the log's tail.
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
+import { artifactsDir } from './support/local-stack-process';
+import { buildWeb } from './support/web-build';
 
 /** The heavy files of phase 2 (paths from the repository's root), by project. */
 const quietFiles = {
@@ -34,55 +42,121 @@ const quietFiles = {
   e2e: ['test/e2e/campaign-print.test.ts', 'test/e2e/staff-coordinator.test.ts'],
 } as const;
 
-interface Group {
+/**
+ * The browser files the second lane runs once its tiers are done: about 3.5 minutes of
+ * the browser tier's 30, so that both lanes end together (durations of 2026-11-28's run).
+ */
+const laterBrowserFiles = [
+  'test/e2e/member-card.test.ts',
+  'test/e2e/grievances.test.ts',
+  'test/e2e/my-correction.test.ts',
+  'test/e2e/my-application.test.ts',
+] as const;
+
+interface Step {
   readonly label: string;
-  readonly args: readonly string[];
+  /** A command and its arguments, or work done in this process. */
+  readonly run: readonly string[] | (() => Promise<void>);
+  readonly env?: Readonly<Record<string, string>>;
+}
+/** Steps one after another; the lanes of a phase run side by side. */
+type Lane = readonly Step[];
+
+const webDist = join(artifactsDir, `web-dist-${process.pid}`);
+const extraArgs = process.argv.slice(2);
+const excluding = (files: readonly string[]) => files.flatMap((file) => ['--exclude', file]);
+const vitest = (label: string, args: readonly string[], env?: Record<string, string>): Step => ({
+  label,
+  run: ['npx', 'vitest', 'run', ...args, ...extraArgs],
+  ...(env && { env }),
+});
+/** A browser process: the SPA built once, and a stack whose log is its own. */
+const browser = (label: string, files: readonly string[], stackName: string): Step =>
+  vitest(label, ['--project', 'e2e', ...files], { LOCAL_WEB_DIST: webDist, E2E_STACK_NAME: stackName });
+
+const phases: readonly (readonly Lane[])[] = [
+  [
+    [
+      { label: 'web build', run: () => buildWeb(webDist) },
+      browser('e2e', excluding([...quietFiles.e2e, ...laterBrowserFiles]), 'e2e-stack'),
+    ],
+    [
+      vitest('rest', [
+        '--project',
+        'unit',
+        '--project',
+        'unit-isolated',
+        '--project',
+        'integration',
+        '--project',
+        'infra',
+        ...excluding(quietFiles.integration),
+      ]),
+      browser('e2e-later', laterBrowserFiles, 'e2e-stack-later'),
+    ],
+  ],
+  // Each heavy integration file in a vitest of its own, so with a DynamoDB Local of its
+  // own: in one process the data of the files before it stayed in the tier's server, and
+  // the last file ran several times slower (2026-11-28: member-numbers' 500 approvals took
+  // 29 s first and timed out last, after 60,000 items of the others). Two lanes of about
+  // the same length (durations alone: rollups 139 s, rollups-campaigns 80 s, ...).
+  [
+    [
+      ...quietFiles.integration.filter((_, i) => i % 2 === 0).map(quietIntegration),
+      { label: 'typecheck', run: ['npm', 'run', '-s', 'typecheck'] },
+    ],
+    [
+      ...quietFiles.integration.filter((_, i) => i % 2 === 1).map(quietIntegration),
+      browser('quiet-e2e', quietFiles.e2e, 'e2e-stack-quiet'),
+      { label: 'lint', run: ['npm', 'run', '-s', 'lint'] },
+    ],
+  ],
+];
+
+function quietIntegration(file: string): Step {
+  return vitest(`quiet ${file.replace(/^.*\//, '').replace(/\.test\.ts$/, '')}`, ['--project', 'integration', file]);
 }
 
-const excluding = (files: readonly string[]) => files.flatMap((file) => ['--exclude', file]);
-const sideBySide: readonly Group[] = [
-  { label: 'e2e', args: ['--project', 'e2e', ...excluding(quietFiles.e2e)] },
-  {
-    label: 'rest',
-    args: ['--project', 'unit', '--project', 'integration', '--project', 'infra', ...excluding(quietFiles.integration)],
-  },
-];
-// Each heavy integration file in a vitest of its own, so with a DynamoDB Local of its own:
-// in one process the data of the files before it stayed in the tier's server, and the last
-// file ran several times slower (2026-11-28: member-numbers' 500 approvals took 29 s first
-// and timed out last, after 60,000 items of the others).
-const alone: readonly Group[] = [
-  ...quietFiles.integration.map((file) => ({
-    label: `quiet ${file.replace(/^.*\//, '').replace(/\.test\.ts$/, '')}`,
-    args: ['--project', 'integration', file],
-  })),
-  { label: 'quiet-e2e', args: ['--project', 'e2e', ...quietFiles.e2e] },
-];
-
-/** What each group printed of its failures: the tail of CI's log shows only the end. */
+/** What each step printed of its failures: the tail of CI's log shows only the end. */
 const failures = new Map<string, string[]>();
 
 // Vitest prints its failures between a "Failed Tests" (or "Unhandled Errors") rule and
-// the summary; a FAIL or × line elsewhere names the test too.
+// the summary; a FAIL or × line elsewhere names the test too; tsc and ESLint print only
+// what failed.
 function failureCollector(label: string): (line: string) => void {
   const kept: string[] = [];
   failures.set(label, kept);
+  const everything = label === 'typecheck' || label === 'lint';
   let inSection = false;
   return (line) => {
     const plain = stripVTControlCharacters(line);
     if (/⎯{3,} (Failed Tests|Unhandled Errors?|Failed Suites)/.test(plain)) inSection = true;
     if (/^\s*Test Files /.test(plain)) inSection = false;
-    if ((inSection || /^\s*(FAIL|×)\s/.test(plain)) && kept.length < 120 && plain.trim()) kept.push(plain);
+    const failing = everything || inSection || /^\s*(FAIL|×)\s/.test(plain);
+    if (failing && kept.length < 120 && plain.trim()) kept.push(plain);
   };
 }
 
-function run({ label, args }: Group): Promise<number> {
-  const child = spawn('npx', ['vitest', 'run', ...args, ...process.argv.slice(2)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: process.env,
-  });
+async function runStep({ label, run, env }: Step): Promise<number> {
+  const begun = Date.now();
+  const done = (code: number) => {
+    process.stdout.write(`[${label}] took ${((Date.now() - begun) / 60_000).toFixed(1)} min, exit ${code}\n`);
+    return code;
+  };
+  if (typeof run === 'function') {
+    const collect = failureCollector(label);
+    try {
+      await run();
+      return done(0);
+    } catch (error) {
+      collect(String(error instanceof Error ? (error.stack ?? error.message) : error));
+      return done(1);
+    }
+  }
+  const [command, ...args] = run;
+  const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const collect = failureCollector(label);
-  // Each line says which process wrote it: the two reports interleave.
+  // Each line says which step wrote it: the reports interleave.
   for (const [stream, out] of [
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
@@ -92,17 +166,27 @@ function run({ label, args }: Group): Promise<number> {
       out.write(`[${label}] ${line}\n`);
     });
   }
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  return new Promise((resolve) => child.on('close', (code) => resolve(done(code ?? 1))));
+}
+
+async function runLane(lane: Lane): Promise<number[]> {
+  const codes: number[] = [];
+  for (const step of lane) codes.push(await runStep(step));
+  return codes;
 }
 
 const started = Date.now();
 const minutes = () => ((Date.now() - started) / 60_000).toFixed(1);
-const codes = await Promise.all(sideBySide.map(run));
-process.stdout.write(`side by side took ${minutes()} min\n`);
-for (const group of alone) codes.push(await run(group));
-[...sideBySide, ...alone].forEach((group, i) => {
-  process.stdout.write(`${group.label}: exit ${codes[i]}\n`);
-  if (codes[i] !== 0) for (const line of failures.get(group.label) ?? []) process.stdout.write(`  ${line}\n`);
-});
-process.stdout.write(`tiers took ${minutes()} min\n`);
-process.exit(codes.some((code) => code !== 0) ? 1 : 0);
+const results: [string, number][] = [];
+for (const [i, lanes] of phases.entries()) {
+  const codes = await Promise.all(lanes.map(runLane));
+  lanes.forEach((lane, l) => lane.forEach((step, s) => results.push([step.label, codes[l]![s]!])));
+  process.stdout.write(`phase ${i + 1} ended at ${minutes()} min\n`);
+}
+rmSync(webDist, { recursive: true, force: true });
+for (const [label, code] of results) {
+  process.stdout.write(`${label}: exit ${code}\n`);
+  if (code !== 0) for (const line of failures.get(label) ?? []) process.stdout.write(`  ${line}\n`);
+}
+process.stdout.write(`npm test took ${minutes()} min\n`);
+process.exit(results.some(([, code]) => code !== 0) ? 1 : 0);
