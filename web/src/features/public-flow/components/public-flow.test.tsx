@@ -230,7 +230,8 @@ describe('public flow: the application form, submitted', () => {
     await user.click(screen.getByRole('button', { name: 'விண்ணப்பத்தைச் சமர்ப்பிக்கவும்' }));
 
     const heading = await screen.findByRole('heading', { level: 1, name: 'ஒன்றிணைவோம், எதிர்காலத்தை வடிவமைப்போம்!' });
-    expect(document.activeElement).toBe(heading);
+    // Focus follows in an effect after the heading shows: on a busy machine, a moment later.
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(screen.getByText('இணைந்தமைக்கு நன்றி! எங்கள் குழுவினர் விரைவில் உங்களைத் தொடர்புகொள்வார்கள்.').lang).toBe('ta');
     expect(screen.getByText('Thank you for joining! Our team will be in touch with you soon.').lang).toBe('en');
     expect(bodiesOf('/api/applications')).toEqual([
