@@ -6,15 +6,17 @@
 //
 // 1. Two lanes. One runs the browser tier's long files; the other runs the unit,
 //    integration and infra tiers, then the browser tier's other files in a second browser
-//    process (a stack and a DynamoDB Local of its own, the same built SPA). The browser
-//    tier alone took 31 minutes beside the rest's 20 (2026-11-28), the other lane then idle.
+//    process (a stack and a DynamoDB Local of its own, the same built SPA), then ESLint.
+//    The browser tier alone took 31 minutes beside the rest's 20 (2026-11-28), the other
+//    lane then idle.
 // 2. The heaviest files, two at a time instead of beside both lanes: files that feed
 //    thousands of applications through the stream or hundreds of concurrent approvals
 //    through DynamoDB Local, each integration file in a vitest of its own (so with a
 //    DynamoDB Local of its own), and two browser files that rasterise a PDF or wait on the
 //    search index. Beside both lanes they took two to three times as long as alone and ran
-//    out of their time limits (2026-11-28's full run). The type check and ESLint follow
-//    them: two single-threaded programs that filled cores left idle here.
+//    out of their time limits (2026-11-28's full run). Each of them alone keeps both
+//    cores busy, so two at a time gain little; the type check follows them. ESLint ends
+//    the second lane of phase 1, which ended 3 minutes before the browser lane.
 //
 // The SPA is built once, first in the browser lane, for both browser processes
 // (LOCAL_WEB_DIST). A failure in any step fails the run; every step always runs. Each
@@ -27,16 +29,20 @@ import { stripVTControlCharacters } from 'node:util';
 import { artifactsDir } from './support/local-stack-process';
 import { buildWeb } from './support/web-build';
 
+/**
+ * The heavy integration files in two lanes of about the same length, by their durations
+ * in 2026-11-28's run two at a time (rollups 4.2 min; rollups-campaigns 2.4, rollups-rebuild
+ * 1.8, staff-scope-reports 1.2, member-numbers 1.0, decision-notices 1.0).
+ */
+const quietLane = (...names: string[]) => names.map((name) => `test/integration/${name}.test.ts`);
+const quietLanes = [
+  quietLane('rollups', 'member-numbers'),
+  quietLane('rollups-campaigns', 'rollups-rebuild', 'staff-scope-reports', 'decision-notices'),
+] as const;
+
 /** The heavy files of phase 2 (paths from the repository's root), by project. */
 const quietFiles = {
-  integration: [
-    'test/integration/rollups.test.ts',
-    'test/integration/rollups-campaigns.test.ts',
-    'test/integration/rollups-rebuild.test.ts',
-    'test/integration/staff-scope-reports.test.ts',
-    'test/integration/member-numbers.test.ts',
-    'test/integration/decision-notices.test.ts',
-  ],
+  integration: quietLanes.flat(),
   // A PDF rasterised and compared line by line; a coordinator's search waiting on the
   // index: twice their time beside the rest, past their limits.
   e2e: ['test/e2e/campaign-print.test.ts', 'test/e2e/staff-coordinator.test.ts'],
@@ -93,6 +99,7 @@ const phases: readonly (readonly Lane[])[] = [
         ...excluding(quietFiles.integration),
       ]),
       browser('e2e-later', laterBrowserFiles, 'e2e-stack-later'),
+      { label: 'lint', run: ['npm', 'run', '-s', 'lint'] },
     ],
   ],
   // Each heavy integration file in a vitest of its own, so with a DynamoDB Local of its
@@ -101,15 +108,8 @@ const phases: readonly (readonly Lane[])[] = [
   // 29 s first and timed out last, after 60,000 items of the others). Two lanes of about
   // the same length (durations alone: rollups 139 s, rollups-campaigns 80 s, ...).
   [
-    [
-      ...quietFiles.integration.filter((_, i) => i % 2 === 0).map(quietIntegration),
-      { label: 'typecheck', run: ['npm', 'run', '-s', 'typecheck'] },
-    ],
-    [
-      ...quietFiles.integration.filter((_, i) => i % 2 === 1).map(quietIntegration),
-      browser('quiet-e2e', quietFiles.e2e, 'e2e-stack-quiet'),
-      { label: 'lint', run: ['npm', 'run', '-s', 'lint'] },
-    ],
+    [...quietLanes[0].map(quietIntegration), browser('quiet-e2e', quietFiles.e2e, 'e2e-stack-quiet')],
+    [...quietLanes[1].map(quietIntegration), { label: 'typecheck', run: ['npm', 'run', '-s', 'typecheck'] }],
   ],
 ];
 
