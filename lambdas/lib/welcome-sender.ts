@@ -6,6 +6,7 @@ import { type MessageGateway, whatsAppRefusal } from '../adapters/whatsapp';
 import type { WhatsAppRecipients } from '../adapters/whatsapp-recipients';
 import { logger } from './logger';
 import { countBy } from './metrics';
+import type { SendingContext as TemplateSendingContext } from './template-channels';
 
 // The WhatsApp welcome of one queued message, for the outbound consumer: in the
 // applicant's language, skipped when WhatsApp cannot take it (the tier is full for a new
@@ -32,17 +33,11 @@ export type WelcomeResult =
   /** No WhatsApp welcome can reach this number now: the tier is full, or WhatsApp says it is undeliverable (131026). */
   | { kind: 'welcome'; skipped: 'whatsapp-tier-full' | 'whatsapp-undeliverable' };
 
-interface SendingContext {
-  /** Waits for the channel's pacer. */
+/** The consumer's sending context (template-channels.ts), paced on WhatsApp alone. */
+type SendingContext = Pick<TemplateSendingContext, 'clock' | 'afterAccepted'> & {
+  /** Waits for WhatsApp's pacer. */
   readonly pace: () => Promise<void>;
-  readonly clock: () => Date;
-  /** Best effort after a send the provider accepted: a failure must not make the message retry (and send again). */
-  readonly afterAccepted: (
-    what: string,
-    fields: Record<string, unknown>,
-    write: () => Promise<unknown>,
-  ) => Promise<void>;
-}
+};
 
 const phoneSchema = v.object({ phone_number: v.pipe(v.string(), v.regex(/^\d{12}$/)) });
 /** The language applied in (the consent record keeps it; older rows: English). */
