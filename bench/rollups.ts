@@ -11,7 +11,6 @@ import { makeSearchIndex } from '../lambdas/adapters/search-index';
 import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { ensureTables, localDb, localTableNames, startDynamoDbLocal } from '../local/dynamodb';
-import { freePort } from '../local/ports';
 import { localLambdaContext } from '../local/queue';
 import { startStreamPoller } from '../local/stream-poller';
 import { type RollupState } from '../lambdas/adapters/rollups-keys';
@@ -86,14 +85,18 @@ function table(rows: readonly Row[]): string {
  * the stream poller feeding the real stream consumer.
  */
 async function startBench() {
-  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  const dynamo = await startDynamoDbLocal();
   const names = localTableNames('bench');
   await ensureTables(dynamo.client, names);
   useBenchFunctionEnv(dynamo.endpoint, names);
   const db = localDb(dynamo.endpoint);
   const store = rebuildStore(db, names.rollups);
   const stream = await import('../lambdas/handlers/applications-stream');
-  const consumer = stream.makeHandler({ rollups: store, search: makeSearchIndex(db, names.search), clock: () => new Date() });
+  const consumer = stream.makeHandler({
+    rollups: store,
+    search: makeSearchIndex(db, names.search),
+    clock: () => new Date(),
+  });
   const poller = await startStreamPoller({
     endpoint: dynamo.endpoint,
     tableName: names.applications,

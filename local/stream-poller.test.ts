@@ -5,7 +5,6 @@ import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/c
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTables, type LocalDynamoDb, localTableNames, startDynamoDbLocal } from './dynamodb';
-import { freePort } from './ports';
 import {
   startStreamPoller,
   type StreamPoller,
@@ -18,7 +17,7 @@ const pollers: StreamPoller[] = [];
 let tableCount = 0;
 
 beforeAll(async () => {
-  db = await startDynamoDbLocal({ port: await freePort() });
+  db = await startDynamoDbLocal();
 }, 60_000);
 afterAll(async () => {
   await db?.stop();

@@ -70,7 +70,6 @@ import { makeWhatsAppRecipients } from '../../lambdas/adapters/whatsapp-recipien
 import { makeOtpChannels } from '../../lambdas/lib/otp-channels';
 import { type CapacityMeter, meterCapacity } from '../../lambdas/lib/capacity-meter';
 import { ensureTables, localDb, localTableNames, startDynamoDbLocal } from '../../local/dynamodb';
-import { freePort } from '../../local/ports';
 import { localLambdaContext } from '../../local/queue';
 import { toLambdaImage } from '../../local/stream-poller';
 import { legacyEducations, occupations } from '../../rules/application';
@@ -548,7 +547,7 @@ const growth = (small: number, large: number) =>
 // ---------------------------------------------------------------------------
 
 runPart('dynamo', async (add) => {
-  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  const dynamo = await startDynamoDbLocal();
   const dir = mkdtempSync(join(tmpdir(), 'bench-dynamo-'));
   try {
     const names = localTableNames('bench');
@@ -995,7 +994,7 @@ runPart('dynamo', async (add) => {
     // table here: 5,000 items written to another table made the import's transactions
     // three times slower (measured: 320 → 106 per second).
     const referenceRate = async (rows: readonly Record<string, string>[]) => {
-      const other = await startDynamoDbLocal({ port: await freePort() });
+      const other = await startDynamoDbLocal();
       try {
         await ensureTables(other.client, names);
         const items = rows.map(storedItem);

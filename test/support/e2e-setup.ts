@@ -2,7 +2,6 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../local/dynamodb';
-import { freePort } from '../../local/ports';
 import { artifactsDir, startStackProcess } from './local-stack-process';
 import { buildWeb } from './web-build';
 
@@ -29,7 +28,7 @@ export default async function setup(project: TestProject) {
   if (!givenWebDist) await buildWeb(webDist);
   process.env.LOCAL_WEB_DIST = webDist;
   // One DynamoDB Local for every stack of the tier (each makes its own tables in it).
-  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  const dynamo = await startDynamoDbLocal();
   process.env.LOCAL_DYNAMODB_ENDPOINT = dynamo.endpoint;
   const stack = await startStackProcess(stackName);
   project.provide('appUrl', stack.url);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensurePool, ensureStaffUser, startCognitoLocal } from '../../local/cognito';
 import { ensureTables, localTableNames, startDynamoDbLocal } from '../../local/dynamodb';
-import { freePort } from '../../local/ports';
 import { testStaff } from './staff';
 
 // Real servers for the integration tier: DynamoDB Local (in memory) and cognito-local
@@ -12,10 +11,7 @@ import { testStaff } from './staff';
 // same definitions as the local stack. Torn down after the run.
 export default async function setup(project: TestProject) {
   const cognitoDir = mkdtempSync(join(tmpdir(), 'membership-cognito-'));
-  const [dynamo, cognito] = await Promise.all([
-    startDynamoDbLocal({ port: await freePort() }),
-    startCognitoLocal({ port: await freePort(), dataDir: cognitoDir }),
-  ]);
+  const [dynamo, cognito] = await Promise.all([startDynamoDbLocal(), startCognitoLocal({ dataDir: cognitoDir })]);
   const tableNames = localTableNames('it');
   await ensureTables(dynamo.client, tableNames);
   const pool = await ensurePool(cognito);
