@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
   type ListFilters,
@@ -32,9 +32,16 @@ export function useListParams(): ListNavigation {
     [location.search, location.state],
   );
   const stack = readCursorStack(location.state, params.page);
+  // What the last change asked for, until the page renders it: "Apply" and then the rows
+  // per page before the next render (a slow phone, a quick hand) keep both changes.
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
 
   const go = useCallback(
     (next: ListParams, cursors?: string[]) => {
+      latest.current = next;
       const search = listParamsToSearch(next).toString();
       const state: ListHistoryState = { ...(next.filters.q && { q: next.filters.q }), ...(cursors && { cursors }) };
       void navigate(
@@ -47,8 +54,8 @@ export function useListParams(): ListNavigation {
 
   return {
     params,
-    applyFilters: (filters) => go({ filters, pageSize: params.pageSize, page: 1 }),
-    setPageSize: (pageSize) => go({ filters: params.filters, pageSize, page: 1 }),
+    applyFilters: (filters) => go({ filters, pageSize: latest.current.pageSize, page: 1 }),
+    setPageSize: (pageSize) => go({ filters: latest.current.filters, pageSize, page: 1 }),
     next: (nextCursor) =>
       go({ ...params, page: params.page + 1, cursor: nextCursor }, [...(stack ?? []), params.cursor ?? '']),
     previous: () => {
