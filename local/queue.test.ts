@@ -94,6 +94,7 @@ describe('local queue', () => {
     expect(counts).toEqual({ 'good-1': 1, bad: 2, 'good-2': 1 });
     expect(seen.filter((r) => r.body === 'bad').map((r) => r.attributes.ApproximateReceiveCount)).toEqual(['1', '2']);
     expect(queue.stats().delivered).toBe(3);
+    expect(queue.redeliveries()).toBe(1);
   });
 
   it('retries the whole batch when the handler throws', async () => {

@@ -84,6 +84,8 @@ export interface LocalQueue extends QueueSender {
   /** Moves dead letters (all, or those named) back into the queue; returns how many moved. */
   redrive(messageIds?: readonly string[]): number;
   stats(): QueueStats;
+  /** Receives after a message's first (ApproximateReceiveCount above 1) since this process started. */
+  redeliveries(): number;
   /** Resolves when nothing is visible or in flight; rejects after `timeoutMs` (default 10 s). */
   drain(timeoutMs?: number): Promise<void>;
   /** Starts the delivery loop (like enabling the event source mapping). */
@@ -194,6 +196,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   const functionName = `${name}-consumer`;
 
   let state: QueueFile = { version: 1, name, messages: [], deadLetters: [], delivered: 0 };
+  let redeliveries = 0;
   if (options.persistFile && existsSync(options.persistFile)) {
     const parsed = queueFileSchema.safeParse(JSON.parse(readFileSync(options.persistFile, 'utf8')));
     if (!parsed.success) {
@@ -283,6 +286,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
     const received = Date.now();
     for (const m of batch) {
       m.receiveCount += 1;
+      if (m.receiveCount > 1) redeliveries += 1;
       m.firstReceiveAt ??= received;
       handling.add(m.messageId);
     }
@@ -409,6 +413,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       return moving.length;
     },
     stats,
+    redeliveries: () => redeliveries,
     drain: async (timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
       while (state.messages.length > 0) {

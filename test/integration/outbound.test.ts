@@ -287,8 +287,9 @@ describe('faults', () => {
 });
 
 describe('load', () => {
-  it('delivers exactly one welcome and one webhook to each of 200 applicants submitting 50 at a time', async () => {
+  it('delivers a welcome and a webhook to each of 200 applicants submitting 50 at a time, a second only on a retry', async () => {
     const count = 200;
+    const redeliveredBefore = stack.outbound.redeliveries();
     const applicants: { mobile: string; id: string }[] = [];
     let next = 0;
     const worker = async () => {
@@ -308,20 +309,19 @@ describe('load', () => {
     const mobiles = new Set(applicants.map((a) => `91${a.mobile}`));
     const welcomes = stack.whatsApp.messages().filter((m) => m.kind === 'welcome' && mobiles.has(m.to));
     expect(new Set(welcomes.map((m) => m.to)).size).toBe(count);
-    // As for the webhook below: a send the sandbox accepted but whose answer the consumer
-    // lost (a network failure in the logs) is sent again; a few at most.
-    expect(welcomes.length - count).toBeLessThanOrEqual(3);
     const hooks = stack.sink.deliveries().filter((d) => ids.has(applicationIdOf(d) ?? ''));
     expect(new Set(hooks.map(applicationIdOf)).size).toBe(count);
-    // Once each, except where the sink recorded a delivery and answered after the
-    // consumer's timeout (a loaded machine: everything here shares one event loop): the
-    // retry then brings the same body again, which a receiver de-duplicates on its id
-    // (docs/PRODUCT.md, step 7). A few at most, and never a different body.
-    expect(hooks.length - count).toBeLessThanOrEqual(3);
     for (const id of ids) {
       const bodies = new Set(hooks.filter((d) => applicationIdOf(d) === id).map((d) => JSON.stringify(d.body)));
       expect(bodies.size).toBe(1);
     }
+    // Once each, except where a send went through and its answer came after the consumer's
+    // timeout (a loaded machine: everything here shares one event loop): the message is
+    // received again and the same body goes again, which a receiver de-duplicates on its
+    // id (docs/PRODUCT.md, step 7). How many depends on the machine's load; that each
+    // second send is such a retry does not: none without a message received again.
+    const seconds = welcomes.length - count + (hooks.length - count);
+    expect(seconds).toBeLessThanOrEqual(stack.outbound.redeliveries() - redeliveredBefore);
     expect(stack.outbound.deadLetters().filter((d) => [...ids].some((id) => d.body.includes(id)))).toEqual([]);
   }, 150_000);
 });
