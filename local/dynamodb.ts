@@ -31,6 +31,27 @@ export function localDb(endpoint: string): Db {
 }
 
 /**
+ * The JVM's options for DynamoDB Local: the quick (C1) compiler only and the serial
+ * collector. A test's or `npm start`'s tables are small and short-lived; the optimising
+ * compiler and G1's threads cost more CPU than they save. Measured on 2 cores
+ * (2026-11-28, 8,000 writes, 8,000 updates and a scan): 44 to 21 s of CPU, 27 to 18 s;
+ * at 30,000 the same time, 13 % less CPU.
+ */
+const javaOptions = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+
+/** Runs `start` (a synchronous spawn) with JAVA_TOOL_OPTIONS set, the package's spawn taking no environment. */
+function withJavaOptions<T>(start: () => T): T {
+  const before = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = [before, javaOptions].filter(Boolean).join(' ');
+  try {
+    return start();
+  } finally {
+    if (before === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = before;
+  }
+}
+
+/**
  * AWS's DynamoDB Local (Java). With `dataDir` the data persists there across
  * restarts; without it everything lives in memory (tests).
  */
@@ -38,7 +59,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
   return onFreePort((port) => {
-    const child = manageChild(spawn({ port, path, sharedDb: true, stdio: 'pipe' }));
+    const child = manageChild(withJavaOptions(() => spawn({ port, path, sharedDb: true, stdio: 'pipe' })));
     const endpoint = `http://127.0.0.1:${port}`;
     return whenServing('DynamoDB Local', child, endpoint, localDynamoClient(endpoint), (client) =>
       client.send(new ListTablesCommand({ Limit: 1 })),
