@@ -36,6 +36,17 @@ describe('ports for the stand-ins', () => {
     expect(tried[1]).not.toBe(tried[0]);
   });
 
+  it("knows Vite's word for a clash (the stack's web server)", async () => {
+    let calls = 0;
+    const port = await onFreePort(async (candidate) => {
+      calls++;
+      if (calls === 1) throw new Error(`npm start exited with 1: Error: Port ${candidate} is already in use`);
+      return candidate;
+    });
+    expect(calls).toBe(2);
+    expect(port).toBeGreaterThanOrEqual(20_000);
+  });
+
   it('does not retry a failure that is not a clash, nor a clash forever', async () => {
     let calls = 0;
     await expect(

@@ -26,7 +26,9 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between ${LOW} and ${HIGH}`);
 }
 
-const portClash = (error: unknown) => /EADDRINUSE|Address already in use/.test(String(error));
+// Node's, Java's and Vite's words for it.
+const portClash = (error: unknown) =>
+  /EADDRINUSE|Address already in use|Port \d+ is already in use/.test(String(error));
 
 /**
  * Starts a stand-in on a free port, and on another if the port was taken between the pick

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../local/ports';
+import { onFreePort } from '../../local/ports';
 import { findLeaks } from './log-scan';
 
 export const artifactsDir = resolve(import.meta.dirname, '../../.test-artifacts');
@@ -21,10 +21,15 @@ export interface StackProcess {
  * given settings on top of this process's environment (LOCAL_OTP_CHANNELS, ...).
  * Everything it prints goes to `.test-artifacts/<name>.log`. Resolves once it says Ready.
  */
-export async function startStackProcess(name: string, env: Record<string, string> = {}): Promise<StackProcess> {
+export function startStackProcess(name: string, env: Record<string, string> = {}): Promise<StackProcess> {
+  // The port is free when picked, not held: something else may bind it before the stack's
+  // web server does (seconds later), and the stack then exits; it starts again on another.
+  return onFreePort((port) => startOnPort(name, env, port));
+}
+
+async function startOnPort(name: string, env: Record<string, string>, port: number): Promise<StackProcess> {
   mkdirSync(artifactsDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), `membership-${name}-`));
-  const port = await freePort();
   const logFile = join(artifactsDir, `${name}.log`);
   const log = createWriteStream(logFile);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
