@@ -35,7 +35,9 @@ export function localDb(endpoint: string): Db {
  * collector. A test's or `npm start`'s tables are small and short-lived; the optimising
  * compiler and G1's threads cost more CPU than they save. Measured on 2 cores
  * (2026-11-28, 8,000 writes, 8,000 updates and a scan): 44 to 21 s of CPU, 27 to 18 s;
- * at 30,000 the same time, 13 % less CPU.
+ * at 30,000 the same time, 13 % less CPU. Long runs pay for it: `npm run bench -- dynamo`
+ * took 1,170 s where it took 555 (its 100,000-row rebuilds); its budgets are capacity
+ * units, which the JVM does not change.
  */
 const javaOptions = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 
